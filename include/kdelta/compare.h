@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_COMPARE_H
+#define KDELTA_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kdelta/err.h"
+#include "kdelta/stats.h"
+#include "kdelta/strbuf.h"
+
+/*
+ * The comparison model: what the comparer computed for one group (one
+ * testcase / parameter set / host, or one --axis group), consumed by every
+ * renderer.  Variant 0 is the base.
+ */
+
+struct variant {
+	char *label;		/* commit label, or the --axis value */
+	char *subject;		/* one-line commit subject (--repo), or NULL */
+	char *path;		/* where its runs were read */
+	size_t runs;		/* complete runs counted */
+	size_t runs_failed;	/* complete but failed */
+	size_t runs_incomplete;	/* started, never completed */
+};
+
+enum verdict {
+	VERDICT_SAME,		/* tested: no significant change */
+	VERDICT_CHANGED,	/* significant and large enough */
+	VERDICT_SMALL,		/* significant, below the minimum effect/floor */
+	VERDICT_FEW_RUNS,	/* fewer than 3 runs: not decided */
+	VERDICT_ABSENT,		/* metric missing in this variant or the base */
+	VERDICT_BASE,		/* variant 0 */
+};
+
+/* One metric in one variant. */
+struct metric_cell {
+	double *samples;	/* NULL when absent */
+	struct sample_summary sum;
+	/* Against the base (undefined for variant 0): */
+	double change;		/* percent; absolute for "%" metrics */
+	bool change_absolute;	/* metric is a percentage already */
+	bool change_infinite;	/* base mean 0, this one not */
+	struct test_result test;
+	double q;		/* BH-corrected p within the metric's family */
+	enum verdict verdict;
+	const char *rule;	/* the rule that decided, for --explain */
+};
+
+struct metric_row {
+	char *name;
+	bool key;		/* a workload result (the key-metric family) */
+	int better;		/* +1 higher is better, -1 lower, 0 unknown */
+	struct metric_cell *cells;	/* one per variant */
+};
+
+struct param {
+	char *key;
+	char *value;
+};
+
+struct comparison {
+	char *testcase;
+	char *host;
+	struct param *params;	/* the group's common parameters */
+	size_t nparams;
+	char *axis;		/* --axis KEY, or NULL for commits */
+	struct variant *variants;
+	size_t nvariants;
+	struct metric_row *rows;	/* sorted: key results, then monitors,
+					 * then by magnitude of change */
+	size_t nrows;
+};
+
+struct compare_options {
+	enum sig_test test;
+	double fdr;		/* 0: no correction */
+	double min_change;	/* percent, for workload results */
+	bool all;		/* list unchanged metrics too */
+};
+
+/* Renderers (src/render-*.c).  Each appends to out. */
+void render_lkp(const struct comparison *cmp, const struct compare_options *opt,
+		struct strbuf *out);
+void render_mmtests(const struct comparison *cmp,
+		    const struct compare_options *opt, struct strbuf *out);
+
+#endif

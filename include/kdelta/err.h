@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_ERR_H
+#define KDELTA_ERR_H
+
+/*
+ * Errors travel up as return values; the message travels in a struct kd_err
+ * owned by the caller.  Only main() and the cmd_*() functions print it and
+ * choose the exit status.
+ *
+ *	if (fd < 0)
+ *		return kd_error(err, "%s: %s", path, strerror(errno));
+ */
+struct kd_err {
+	char msg[2048];
+};
+
+/* Formats msg into err (if err is not NULL) and returns -1. */
+int kd_error(struct kd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Prefixes what err already says: "prefix: old message".  Returns -1. */
+int kd_error_prefix(struct kd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Exit statuses, documented in kdelta(1). */
+enum {
+	KD_EXIT_OK = 0,
+	KD_EXIT_FAIL = 1,	/* a run failed, or a key metric regressed */
+	KD_EXIT_USAGE = 2,	/* bad usage or bad input */
+	KD_EXIT_NOT_REPRODUCIBLE = 3,
+};
+
+#endif

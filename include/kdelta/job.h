@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_JOB_H
+#define KDELTA_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kdelta/err.h"
+#include "kdelta/schema.h"
+#include "kdelta/strbuf.h"
+
+/*
+ * Job files (kdelta-job(5)): LKP's YAML job format.  A loaded file is a set
+ * of fully expanded jobs: no list left where a parameter takes one value,
+ * defaults filled in, every value checked against its declaration.
+ */
+
+enum jnode_kind { JNODE_SCALAR, JNODE_MAP, JNODE_LIST };
+
+/* A YAML value of an expanded job.  Maps keep the file's key order. */
+struct jnode {
+	enum jnode_kind kind;
+	char *scalar;		/* JNODE_SCALAR; "" for an empty value */
+	size_t n;		/* entries of a map or list */
+	char **keys;		/* JNODE_MAP */
+	struct jnode **values;	/* JNODE_MAP values, JNODE_LIST items */
+	int line, col;		/* where it was in the file, 1-based; 0: made */
+};
+
+/*
+ * What a job file may contain: the common parameters, and one section per
+ * workload and per monitor.  The binary builds it from the registries
+ * (job_schema_default()); tests pass their own.
+ */
+struct job_schema {
+	const struct param_section *common;
+	const struct param_section *const *workloads;	/* NULL-terminated */
+	const struct param_section *const *monitors;	/* NULL-terminated */
+};
+
+const struct job_schema *job_schema_default(void);
+
+struct job {
+	struct jnode *root;	/* a map */
+	char *name;		/* deterministic, readable, filesystem-safe */
+	char *source;		/* the file it came from */
+	int document;		/* 0-based YAML document index in source */
+};
+
+struct job_set {
+	struct job *jobs;
+	size_t n;
+};
+
+/* Expansion cap, documented in kdelta-job(5). */
+#define JOB_MAX_EXPANDED 10000
+
+int job_load_file(const char *path, const struct job_schema *schema,
+		  struct job_set *out, struct kd_err *err);
+int job_load_string(const char *text, size_t len, const char *name,
+		    const struct job_schema *schema, struct job_set *out,
+		    struct kd_err *err);
+void job_set_release(struct job_set *set);
+
+/* The workload this job runs (the one workload section present), or NULL. */
+const char *job_workload(const struct job *job);
+
+/* Map lookups; NULL when absent. */
+const struct jnode *jnode_get(const struct jnode *map, const char *key);
+/*
+ * Typed getters on a validated map (the job's root, or a workload's or a
+ * monitor's section).  Values were checked at load time, so these cannot
+ * fail; an absent key yields NULL, 0 or false.
+ */
+const char *jnode_str(const struct jnode *map, const char *key);
+int64_t jnode_int(const struct jnode *map, const char *key);
+uint64_t jnode_size(const struct jnode *map, const char *key);
+double jnode_duration(const struct jnode *map, const char *key);
+bool jnode_bool(const struct jnode *map, const char *key);
+
+/* Deep copy, and a map setter (replaces or appends), for the runner's record. */
+struct jnode *jnode_clone(const struct jnode *node);
+struct jnode *jnode_new_scalar(const char *value);
+struct jnode *jnode_new_map(void);
+void jnode_set(struct jnode *map, const char *key, struct jnode *value);
+void jnode_free(struct jnode *node);
+
+/* Emits a job as one YAML document (round-trips through job_load_string). */
+void job_to_yaml(const struct jnode *root, struct strbuf *out);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_MONITOR_H
+#define KDELTA_MONITOR_H
+
+#include <stddef.h>
+#include <sys/resource.h>
+
+#include <jansson.h>
+
+#include "kdelta/err.h"
+#include "kdelta/job.h"
+#include "kdelta/schema.h"
+#include "kdelta/strbuf.h"
+
+/*
+ * A monitor: one file in src/monitors/, one line in the registry
+ * (src/monitors/registry.c).  Sampled monitors read one /proc file at their
+ * interval, in-process, and store each sample in "<name>.gz" in LKP's raw
+ * form: a "time: <epoch>" line, then the file's text.  Statistics are
+ * extracted from the raw files afterwards (kdelta stats), so that they can be
+ * extracted again after a parser fix.
+ */
+struct monitor {
+	struct param_section section;	/* name, summary, parameters */
+	const char *path;		/* the file sampled; NULL: not sampled */
+	/* Optional: prepare the source (latency_stats: enable and clear). */
+	int (*begin)(const struct jnode *params, struct kd_err *err);
+	/* Optional: called after the workload ended, before the last sample. */
+	int (*end)(const struct jnode *params, struct kd_err *err);
+	/*
+	 * Parses the raw file's decompressed text and adds the run's values as
+	 * "<name>.<key>": number to stats (per-run aggregation as DESIGN.md
+	 * says: counters last - first, gauges mean, rates mean rate).
+	 */
+	int (*extract)(const char *raw, size_t len, json_t *stats,
+		       struct kd_err *err);
+};
+
+extern const struct monitor *const monitor_registry[];	/* NULL-terminated */
+const struct monitor *monitor_find(const char *name);
+
+/* What the workload's child used: for the "time" monitor. */
+struct workload_usage {
+	struct rusage ru;
+	double elapsed;		/* seconds, wall clock */
+};
+
+struct monitor_session;
+
+/*
+ * Starts the job's monitors (its "monitors" key, or every monitor at its
+ * default interval) writing into run_dir.  A monitor whose source cannot be
+ * read (absent, or not permitted) is not an error: it is listed by
+ * monitor_session_unavailable() with the reason.
+ */
+int monitors_start(const struct jnode *job_root, const char *run_dir,
+		   struct monitor_session **out, struct kd_err *err);
+/* Takes the last samples, writes the "time" raw file, closes everything. */
+int monitors_stop(struct monitor_session *session,
+		  const struct workload_usage *usage, struct kd_err *err);
+/* "name: reason" lines of monitors that were not available. */
+void monitor_session_unavailable(const struct monitor_session *session,
+				 struct strbuf *out);
+void monitor_session_free(struct monitor_session *session);
+
+/*
+ * Extracts the stats of a run directory from its raw files and workload
+ * logs into a new object { "metric": number, ... } (kdelta stats).
+ */
+int run_dir_extract(const char *run_dir, json_t **stats, struct kd_err *err);
+
+#endif

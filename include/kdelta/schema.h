@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_SCHEMA_H
+#define KDELTA_SCHEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kdelta/err.h"
+
+/*
+ * Every parameter kdelta accepts in a job file is declared once, next to the
+ * code that uses it: common job parameters in src/params.c, each workload's
+ * and each monitor's in its own file.  Validation, defaults, --help and the
+ * man page all come from these declarations.
+ */
+enum param_type {
+	PARAM_STRING,
+	PARAM_INT,	/* signed 64-bit decimal */
+	PARAM_SIZE,	/* bytes: 512, 4k, 64M, 1G, 48G, 2T (powers of 1024) */
+	PARAM_DURATION,	/* seconds: 10, 300s, 5m, 1h, 1.5s */
+	PARAM_BOOL,	/* true/false, yes/no, on/off, 1/0 */
+	PARAM_CHOICE,	/* one of param_spec.choices */
+	PARAM_LIST,	/* a list taken whole (never expanded): an argv, ... */
+	PARAM_MAP,	/* a mapping taken whole; validated by its owner */
+};
+
+struct param_spec {
+	const char *name;
+	enum param_type type;
+	const char *def;		/* default as written in YAML; NULL: none */
+	const char *help;		/* one line, for --help and the man page */
+	const char *const *choices;	/* PARAM_CHOICE: NULL-terminated */
+	bool required;
+};
+
+/*
+ * A named group of parameters: the common job parameters, a workload's, a
+ * monitor's.  params is terminated by an entry with name == NULL.
+ */
+struct param_section {
+	const char *name;
+	const char *summary;
+	const struct param_spec *params;
+};
+
+/*
+ * Typed values, parsed in one place.  Each returns 0, or -1 with a message
+ * that says what was expected ("expected a size like 4k, 64M or 1G").
+ */
+int parse_size(const char *s, uint64_t *out, struct kd_err *err);
+int parse_duration(const char *s, double *out, struct kd_err *err);
+int parse_bool(const char *s, bool *out, struct kd_err *err);
+int parse_int(const char *s, int64_t *out, struct kd_err *err);
+/* Validates a scalar against a spec (any scalar type). */
+int param_check(const struct param_spec *spec, const char *value,
+		struct kd_err *err);
+const char *param_type_name(enum param_type type);
+
+const struct param_spec *param_find(const struct param_spec *params,
+				    const char *name);
+
+#endif

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_UTIL_H
+#define KDELTA_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kdelta/err.h"
+#include "kdelta/strbuf.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Allocation that cannot fail: running out of memory is the one error that
+ * is not passed up (as in git), it prints a line and exits with status 1.
+ */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* xrealloc for n elements of size, with overflow check. */
+void *xreallocarray(void *ptr, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void xdie(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows *array (of *alloc elements) to hold at least n elements. */
+#define ALLOC_GROW(array, n, alloc)                                            \
+	do {                                                                   \
+		if ((n) > (alloc)) {                                           \
+			size_t new_alloc_ = (alloc) ? (alloc) * 2 : 8;        \
+			if (new_alloc_ < (n))                                  \
+				new_alloc_ = (n);                              \
+			(array) = xreallocarray((array), new_alloc_,           \
+						sizeof(*(array)));             \
+			(alloc) = new_alloc_;                                  \
+		}                                                              \
+	} while (0)
+
+/* Reads a whole file (plain, or gzip-compressed: zlib reads both). */
+int read_file(const char *path, struct strbuf *out, struct kd_err *err);
+/*
+ * Writes a file atomically: temporary file in the same directory, fsync,
+ * rename, fsync of the directory.  Readers see the old or the new file.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len,
+		      struct kd_err *err);
+/* The same, gzip-compressed. */
+int write_file_atomic_gz(const char *path, const void *data, size_t len,
+			 struct kd_err *err);
+/* mkdir -p; mode 0755. */
+int mkdir_p(const char *path, struct kd_err *err);
+bool path_exists(const char *path);
+bool is_directory(const char *path);
+
+/*
+ * A name that is safe as one path component: [A-Za-z0-9._+=,@%-] kept, every
+ * other byte becomes '_', no leading '.', never empty, at most max bytes
+ * (longer names keep a prefix and gain a hash of the whole, so that distinct
+ * names stay distinct).
+ */
+char *safe_name(const char *name, size_t max);
+
+/* 64-bit FNV-1a hash, for short stable digests in names. */
+uint64_t hash64(const void *data, size_t len);
+
+/* Seconds since the epoch, and a monotonic clock, as doubles. */
+double now_epoch(void);
+double now_monotonic(void);
+
+/* Levenshtein distance, for did-you-mean suggestions. */
+size_t edit_distance(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_WORKLOAD_H
+#define KDELTA_WORKLOAD_H
+
+#include <stdio.h>
+
+#include "kdelta/err.h"
+#include "kdelta/job.h"
+#include "kdelta/schema.h"
+
+/*
+ * A workload: one file in src/workloads/, one line in the registry
+ * (src/workloads/registry.c).
+ *
+ * The runner forks a child, makes the job's work directory its current
+ * directory, points stdout at the run directory's "<prefix>.log" and stderr
+ * at "<prefix>.stderr", and calls run().  The workload writes its results as
+ * "key: value" lines (value a number) to out; they become the metrics
+ * "<prefix>.<key>", where <prefix> is the workload's "name" parameter if it
+ * declares one (exec does), else the workload's name.  The child exits 0 when
+ * run() returns 0, else prints err to stderr and exits 1.  A workload never
+ * touches anything outside its current directory.
+ */
+struct workload {
+	struct param_section section;	/* name, summary, parameters */
+	int (*run)(const struct jnode *params, FILE *out, struct kd_err *err);
+};
+
+/* NULL-terminated, in the order --help and the man page list them. */
+extern const struct workload *const workload_registry[];
+
+const struct workload *workload_find(const char *name);
+
+/* The prefix of a workload's metrics for these parameters (see above). */
+const char *workload_prefix(const struct workload *wl,
+			    const struct jnode *params);
+
+#endif

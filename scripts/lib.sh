@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# Shared by scripts/test.sh and scripts/demo.sh: the Debian packages kdelta
+# needs, and installing the missing ones.
+
+# To build.
+BUILD_PACKAGES="gcc pkg-config meson ninja-build libyaml-dev libgsl-dev zlib1g-dev libjansson-dev"
+# To run the whole test suite (file systems, git for bisect, python3 for the
+# mail tests).
+TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux"
+
+# ensure_packages PKG...: installs the missing ones as root; otherwise prints
+# the exact apt-get line and fails.
+ensure_packages() {
+	local missing=() pkg
+	for pkg in "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+			missing+=("$pkg")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "kdelta: missing packages; as root, run:" >&2
+		echo "  apt-get install -y ${missing[*]}" >&2
+		return 1
+	fi
+	echo "installing: ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 || return 1
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || return 1
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_BUILTIN_H
+#define KDELTA_BUILTIN_H
+
+/*
+ * One function per subcommand, cmd_<name>(argc, argv), each in its own
+ * src/cmd-<name>.c, listed once in the table in main.c.  argv[0] is the
+ * subcommand's name.  Each returns the exit status (see kdelta/err.h) and
+ * answers --help by printing its usage to stdout with status 0.
+ */
+
+
+#endif

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "kdelta/err.h"
+#include "kdelta/util.h"
+#include "version.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ NULL, NULL, NULL },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; commands[i].name; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: kdelta <command> [options] [args]\n"
+		"       kdelta help <command>\n"
+		"       kdelta --version\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; commands[i].name; i++)
+		fprintf(out, "   %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\nSee kdelta(1) and kdelta-job(5).\n");
+}
+
+static int unknown_command(const char *name)
+{
+	const struct command *best = NULL;
+	size_t best_distance = 3;
+
+	for (size_t i = 0; commands[i].name; i++) {
+		size_t d = edit_distance(name, commands[i].name);
+
+		if (d < best_distance) {
+			best_distance = d;
+			best = &commands[i];
+		}
+	}
+	if (best)
+		fprintf(stderr,
+			"kdelta: '%s' is not a kdelta command; did you mean '%s'? See 'kdelta --help'.\n",
+			name, best->name);
+	else
+		fprintf(stderr,
+			"kdelta: '%s' is not a kdelta command. See 'kdelta --help'.\n",
+			name);
+	return KD_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return KD_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return KD_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("kdelta %s\n", KDELTA_VERSION);
+		return KD_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		char *help_argv[] = { NULL, "--help", NULL };
+
+		if (argc < 3) {
+			usage(stdout);
+			return KD_EXIT_OK;
+		}
+		cmd = find_command(argv[2]);
+		if (!cmd)
+			return unknown_command(argv[2]);
+		help_argv[0] = argv[2];
+		return cmd->fn(2, help_argv);
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "kdelta: unknown option '%s'. See 'kdelta --help'.\n",
+			argv[1]);
+		return KD_EXIT_USAGE;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+	return cmd->fn(argc - 1, argv + 1);
+}

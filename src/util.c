@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "kdelta/util.h"
+
+void xdie(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kdelta: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		xdie("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		xdie("out of memory allocating %zu x %zu bytes", n, size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		xdie("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		xdie("allocation of %zu x %zu bytes overflows", n, size);
+	return xrealloc(ptr, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+int read_file(const char *path, struct strbuf *out, struct kd_err *err)
+{
+	char buf[65536];
+	gzFile gz;
+	int n;
+
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return kd_error(err, "%s: %s", path,
+				errno ? strerror(errno) : "cannot open");
+	while ((n = gzread(gz, buf, sizeof(buf))) > 0)
+		strbuf_add(out, buf, (size_t)n);
+	if (n < 0) {
+		int zerr;
+		const char *msg = gzerror(gz, &zerr);
+
+		kd_error(err, "%s: %s", path,
+			 zerr == Z_ERRNO ? strerror(errno) : msg);
+		gzclose(gz);
+		return -1;
+	}
+	if (gzclose(gz) != Z_OK)
+		return kd_error(err, "%s: corrupt or truncated gzip data", path);
+	return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + 1)
+			  : xstrdup(".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	int ret = 0;
+
+	free(dir);
+	if (fd < 0)
+		return -1;
+	if (fsync(fd) < 0 && errno != EINVAL)
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static int write_atomic(const char *path, const void *data, size_t len,
+			bool gzip, struct kd_err *err)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd, ret = -1;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		kd_error(err, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (gzip) {
+		gzFile gz = gzdopen(dup(fd), "wb6");
+
+		if (!gz || (len && gzwrite(gz, data, (unsigned)len) != (int)len) ||
+		    gzclose(gz) != Z_OK) {
+			kd_error(err, "%s: %s", tmp, strerror(errno ? errno : EIO));
+			close(fd);
+			goto fail;
+		}
+	} else {
+		const char *p = data;
+		size_t left = len;
+
+		while (left) {
+			ssize_t n = write(fd, p, left);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				kd_error(err, "%s: %s", tmp, strerror(errno));
+				close(fd);
+				goto fail;
+			}
+			p += n;
+			left -= (size_t)n;
+		}
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		kd_error(err, "%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (rename(tmp, path) < 0) {
+		kd_error(err, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	fsync_dir_of(path);
+	ret = 0;
+	goto out;
+fail:
+	unlink(tmp);
+out:
+	free(tmp);
+	return ret;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len,
+		      struct kd_err *err)
+{
+	return write_atomic(path, data, len, false, err);
+}
+
+int write_file_atomic_gz(const char *path, const void *data, size_t len,
+			 struct kd_err *err)
+{
+	return write_atomic(path, data, len, true, err);
+}
+
+int mkdir_p(const char *path, struct kd_err *err)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1;; s++) {
+		char c = *s;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			ret = kd_error(err, "cannot create directory %s: %s", p,
+				       strerror(errno));
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	if (!ret && !is_directory(path))
+		ret = kd_error(err, "%s: not a directory", path);
+	free(p);
+	return ret;
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+bool is_directory(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+uint64_t hash64(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static bool safe_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("._+=,@%-", c);
+}
+
+char *safe_name(const char *name, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(name);
+
+	if (max < 24)
+		max = 24;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		strbuf_addch(&sb, safe_char(c) && c ? (char)c : '_');
+	}
+	if (!sb.len)
+		strbuf_addch(&sb, '_');
+	if (sb.buf[0] == '.')
+		sb.buf[0] = '_';
+	if (sb.len > max) {
+		char digest[20];
+
+		snprintf(digest, sizeof(digest), "-%016llx",
+			 (unsigned long long)hash64(name, len));
+		strbuf_setlen(&sb, max - strlen(digest));
+		strbuf_addstr(&sb, digest);
+	}
+	return strbuf_detach(&sb);
+}
+
+double now_epoch(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double now_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof(*row));
+	size_t res;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	res = row[lb];
+	free(row);
+	return res;
+}

@@ -1,0 +1,66 @@
+# shellcheck shell=bash
+# Helpers for shell tests: source "$TESTLIB".  Each test runs the real binary
+# ($KDELTA) in its own temporary directory ($T), removed on exit.
+set -u
+
+: "${KDELTA:?KDELTA must point at the kdelta binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/kdelta-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# expect_error STATUS MESSAGE CMD...: CMD fails with STATUS, prints exactly
+# MESSAGE (one line) on stderr and nothing on stdout, in under a second.
+expect_error() {
+	local want_status=$1 want_msg=$2 status start end
+	shift 2
+	start=$(date +%s%N)
+	"$@" >"$T/out" 2>"$T/err"
+	status=$?
+	end=$(date +%s%N)
+	if [ "$status" != "$want_status" ]; then
+		fail "$*: exit status $status, want $want_status"
+	fi
+	if [ "$(cat "$T/err")" != "$want_msg" ]; then
+		fail "$*: stderr differs"
+		echo "  got:  $(cat "$T/err")" >&2
+		echo "  want: $want_msg" >&2
+	fi
+	if [ -s "$T/out" ]; then
+		fail "$*: printed on stdout"
+	fi
+	if [ $(((end - start) / 1000000)) -ge 1000 ]; then
+		fail "$*: took $(((end - start) / 1000000)) ms"
+	fi
+}
+
+# expect_output FILE CMD...: CMD succeeds and its stdout equals FILE.
+expect_output() {
+	local want=$1
+	shift
+	if ! "$@" >"$T/out" 2>"$T/err"; then
+		fail "$*: failed: $(cat "$T/err")"
+		return
+	fi
+	if ! diff -u "$want" "$T/out" >&2; then
+		fail "$*: output differs from $want"
+	fi
+}
+
+# Ends the test: status 0 when nothing failed.
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$failures failure(s)" >&2
+		exit 1
+	fi
+	exit 0
+}
