@@ -79,10 +79,26 @@ struct compare_options {
 	bool all;		/* list unchanged metrics too */
 };
 
+/*
+ * Fills every cell's summary, change, test, q-value and verdict (with the
+ * rule that decided), and sorts the rows.  The caller has filled variants,
+ * rows (name, key, samples) and options; see DESIGN.md "Comparison and
+ * significance".
+ */
+void compare_decide(struct comparison *cmp, const struct compare_options *opt);
+
 /* Renderers (src/render-*.c).  Each appends to out. */
 void render_lkp(const struct comparison *cmp, const struct compare_options *opt,
 		struct strbuf *out);
 void render_mmtests(const struct comparison *cmp,
 		    const struct compare_options *opt, struct strbuf *out);
+
+/*
+ * Seed 004's table: one row per group for one metric, one column per
+ * variant, a GEO-MEAN row first.
+ */
+void render_summary(const struct comparison *const *cmps, size_t n,
+		    const char *metric, const struct compare_options *opt,
+		    struct strbuf *out);
 
 #endif
