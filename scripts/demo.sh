@@ -1,0 +1,27 @@
+#!/bin/bash
+# The README's main command: installs what is missing, builds kdelta, runs
+# the seed-001 experiment (hole punch after fallocate vs after write, Dave
+# Chinner's comparison on the xfs list) and prints the comparison table.
+#
+#   sudo ./scripts/demo.sh [RESULT_ROOT]
+#
+# Results stay in RESULT_ROOT (default: a new directory under /tmp), so that
+# you can compare them again with other options afterwards.
+set -eu
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+ensure_packages $BUILD_PACKAGES || exit 2
+if [ ! -d build ]; then
+	meson setup build -Dbuildtype=release >/dev/null
+fi
+meson compile -C build >/dev/null
+
+root=${1:-$(mktemp -d /tmp/kdelta-demo.XXXXXX)}
+kdelta=./build/kdelta
+
+echo "== kdelta run jobs/seed-001-punch.yaml --result-root $root"
+"$kdelta" run jobs/seed-001-punch.yaml --result-root "$root"
+echo
+echo "== kdelta compare --axis prefill fallocate write --result-root $root"
+"$kdelta" compare --axis prefill --result-root "$root" fallocate write
