@@ -9,5 +9,9 @@
  * answers --help by printing its usage to stdout with status 0.
  */
 
+int cmd_compare(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_split(int argc, char **argv);
 
 #endif

@@ -29,6 +29,8 @@ int kd_error_prefix(struct kd_err *err, const char *fmt, ...)
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+	/* A message that no longer fits loses its end: checked, and fine. */
+	if (snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old) < 0)
+		err->msg[0] = '\0';
 	return -1;
 }

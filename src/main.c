@@ -14,6 +14,10 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "run", cmd_run, "run jobs for one or more commits into the store" },
+	{ "compare", cmd_compare, "compare stored results of commits or parameter values" },
+	{ "split", cmd_split, "expand a job file into its jobs, or list them" },
+	{ "stats", cmd_stats, "extract stats.json of run directories again from their raw files" },
 	{ NULL, NULL, NULL },
 };
 

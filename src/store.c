@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -21,4 +29,224 @@ char *result_root(const char *option)
 		return xasprintf("%s/kdelta/results", xdg);
 	return xasprintf("%s/.local/share/kdelta/results",
 			 home && *home ? home : ".");
+}
+
+char *store_commit_dir(const char *root, const char *testcase,
+		       const char *param_dir, const char *host,
+		       const char *commit)
+{
+	const char *parts[] = { testcase, param_dir, host, commit };
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, root);
+	while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
+		strbuf_setlen(&sb, sb.len - 1);
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		char *safe = safe_name(parts[i] ? parts[i] : "", STORE_NAME_MAX);
+
+		strbuf_addf(&sb, "/%s", safe);
+		free(safe);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* A run directory's name: decimal digits, no leading zero. */
+static bool run_number(const char *name, unsigned *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!isdigit((unsigned char)name[0]) || (name[0] == '0' && name[1]))
+		return false;
+	errno = 0;
+	v = strtoul(name, &end, 10);
+	if (*end || errno || v >= UINT_MAX)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int compare_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int store_list_runs(const char *commit_dir, unsigned **out, size_t *n,
+		    struct kd_err *err)
+{
+	DIR *dir = opendir(commit_dir);
+	struct dirent *de;
+	size_t alloc = 0;
+	unsigned number;
+
+	*out = NULL;
+	*n = 0;
+	if (!dir)
+		return kd_error(err, "%s: %s", commit_dir, strerror(errno));
+	while ((de = readdir(dir))) {
+		if (!run_number(de->d_name, &number))
+			continue;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = number;
+	}
+	closedir(dir);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), compare_unsigned);
+	return 0;
+}
+
+int store_alloc_run(const char *commit_dir, unsigned *number, char **run_dir,
+		    struct kd_err *err)
+{
+	unsigned *runs, next;
+	size_t n;
+
+	if (mkdir_p(commit_dir, err) < 0)
+		return -1;
+	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
+		return -1;
+	next = n ? runs[n - 1] + 1 : 0;
+	free(runs);
+	for (;; next++) {
+		char *path = xasprintf("%s/%u", commit_dir, next);
+
+		if (!mkdir(path, 0755)) {
+			*number = next;
+			*run_dir = path;
+			return 0;
+		}
+		free(path);
+		if (errno != EEXIST)
+			return kd_error(err, "%s/%u: cannot create the run directory: %s",
+					commit_dir, next, strerror(errno));
+	}
+}
+
+int store_mark_complete(const char *run_dir, const char *status,
+			struct kd_err *err)
+{
+	char *path = xasprintf("%s/%s", run_dir, STORE_COMPLETE_FILE);
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	/* One line, whatever the reason contained. */
+	for (const char *s = status; *s; s++)
+		strbuf_addch(&sb, *s == '\n' ? ' ' : *s);
+	strbuf_addch(&sb, '\n');
+	ret = write_file_atomic(path, sb.buf, sb.len, err);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+char *store_run_status(const char *run_dir)
+{
+	char *path = xasprintf("%s/%s", run_dir, STORE_COMPLETE_FILE);
+	struct strbuf sb = STRBUF_INIT;
+	struct kd_err err;
+
+	if (read_file(path, &sb, &err) < 0) {
+		free(path);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	free(path);
+	strbuf_rtrim(&sb);
+	return strbuf_detach(&sb);
+}
+
+/* Appends one run's stats to the matrix, with null for what it lacks. */
+static void matrix_add_run(json_t *matrix, json_t *stats, size_t index)
+{
+	const char *key;
+	json_t *value, *column;
+
+	json_object_foreach(stats, key, value) {
+		if (!json_is_number(value) || !strcmp(key, "stats_source"))
+			continue;
+		column = json_object_get(matrix, key);
+		if (!column) {
+			column = json_array();
+			for (size_t i = 0; i < index; i++)
+				json_array_append_new(column, json_null());
+			json_object_set_new(matrix, key, column);
+		}
+		json_array_append(column, value);
+	}
+	json_object_foreach(matrix, key, column) {
+		if (json_array_size(column) == index)
+			json_array_append_new(column, json_null());
+	}
+}
+
+static int matrix_add_run_dir(json_t *matrix, json_t *sources,
+			      const char *run_dir, struct kd_err *err)
+{
+	char *path = xasprintf("%s/%s", run_dir, STORE_STATS_FILE);
+	json_error_t jerr;
+	json_t *stats = json_load_file(path, 0, &jerr);
+
+	if (!stats || !json_is_object(stats)) {
+		kd_error(err, "%s:%d: %s; extract it again with 'kdelta stats %s'",
+			 path, jerr.line, stats ? "not a JSON object" : jerr.text,
+			 run_dir);
+		json_decref(stats);
+		free(path);
+		return -1;
+	}
+	free(path);
+	matrix_add_run(matrix, stats, json_array_size(sources));
+	json_array_append_new(sources, json_string(run_dir));
+	json_decref(stats);
+	return 0;
+}
+
+static int matrix_write(const char *commit_dir, json_t *matrix,
+			struct kd_err *err)
+{
+	char *text = json_dumps(matrix, JSON_SORT_KEYS | JSON_COMPACT);
+	char *path = xasprintf("%s/%s", commit_dir, STORE_MATRIX_FILE);
+	int ret;
+
+	if (!text)
+		xdie("out of memory while writing %s", path);
+	ret = write_file_atomic_gz(path, text, strlen(text), err);
+	free(text);
+	free(path);
+	return ret;
+}
+
+int store_rebuild_matrix(const char *commit_dir, size_t *n_runs,
+			 struct kd_err *err)
+{
+	json_t *matrix = json_object(), *sources = json_array();
+	unsigned *runs;
+	size_t n;
+	int ret = -1;
+
+	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
+		char *status = store_run_status(run_dir);
+		int r = 0;
+
+		if (status && !strcmp(status, "ok"))
+			r = matrix_add_run_dir(matrix, sources, run_dir, err);
+		free(status);
+		free(run_dir);
+		if (r < 0)
+			goto out;
+	}
+	if (n_runs)
+		*n_runs = json_array_size(sources);
+	json_object_set(matrix, "stats_source", sources);
+	ret = matrix_write(commit_dir, matrix, err);
+out:
+	free(runs);
+	json_decref(sources);
+	json_decref(matrix);
+	return ret;
 }

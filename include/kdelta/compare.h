@@ -36,7 +36,9 @@ enum verdict {
 /* One metric in one variant. */
 struct metric_cell {
 	double *samples;	/* NULL when absent */
-	struct sample_summary sum;
+	struct sample_summary sum;	/* the caller sets sum.n, the number
+					 * of samples; compare_decide fills
+					 * the rest */
 	/* Against the base (undefined for variant 0): */
 	double change;		/* percent; absolute for "%" metrics */
 	bool change_absolute;	/* metric is a percentage already */
@@ -60,6 +62,12 @@ struct param {
 };
 
 struct comparison {
+	/*
+	 * The group, as a path: "<testcase>/<param-dir>/<host>" in kdelta's
+	 * store (the commit directory's path below the result root, without
+	 * the commit), "<testcase>/<params>/<host>[/<commit>]" for --axis.
+	 */
+	char *name;
 	char *testcase;
 	char *host;
 	struct param *params;	/* the group's common parameters */
@@ -82,8 +90,8 @@ struct compare_options {
 /*
  * Fills every cell's summary, change, test, q-value and verdict (with the
  * rule that decided), and sorts the rows.  The caller has filled variants,
- * rows (name, key, samples) and options; see DESIGN.md "Comparison and
- * significance".
+ * rows (name, key, samples and sum.n) and options; see DESIGN.md
+ * "Comparison and significance" and the SIGNIFICANCE section of kdelta(1).
  */
 void compare_decide(struct comparison *cmp, const struct compare_options *opt);
 
@@ -100,5 +108,15 @@ void render_mmtests(const struct comparison *cmp,
 void render_summary(const struct comparison *const *cmps, size_t n,
 		    const char *metric, const struct compare_options *opt,
 		    struct strbuf *out);
+
+/*
+ * Machine-readable: everything of every group (src/render-json.c), and one
+ * CSV line per metric and variant (src/render-csv.c).  Both list every
+ * metric, whatever opt->all says.
+ */
+void render_json(const struct comparison *const *cmps, size_t n,
+		 const struct compare_options *opt, struct strbuf *out);
+void render_csv(const struct comparison *const *cmps, size_t n,
+		const struct compare_options *opt, struct strbuf *out);
 
 #endif

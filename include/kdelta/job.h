@@ -13,7 +13,10 @@
 /*
  * Job files (kdelta-job(5)): LKP's YAML job format.  A loaded file is a set
  * of fully expanded jobs: no list left where a parameter takes one value,
- * defaults filled in, every value checked against its declaration.
+ * defaults filled in, every value checked against its declaration.  A
+ * job's "monitors" key, when present, is always a mapping of monitor name to
+ * its options (defaults filled in); absent means every monitor, and an
+ * empty mapping none.
  */
 
 enum jnode_kind { JNODE_SCALAR, JNODE_MAP, JNODE_LIST };
@@ -26,6 +29,9 @@ struct jnode {
 	char **keys;		/* JNODE_MAP */
 	struct jnode **values;	/* JNODE_MAP values, JNODE_LIST items */
 	int line, col;		/* where it was in the file, 1-based; 0: made */
+	struct jnode_mark {
+		int line, col;
+	} *key_marks;		/* JNODE_MAP: where each key was; NULL: made */
 };
 
 /*
@@ -40,12 +46,15 @@ struct job_schema {
 };
 
 const struct job_schema *job_schema_default(void);
+/* The common job parameters (src/params.c), for schemas made elsewhere. */
+extern const struct param_section job_common_section;
 
 struct job {
 	struct jnode *root;	/* a map */
 	char *name;		/* deterministic, readable, filesystem-safe */
 	char *source;		/* the file it came from */
 	int document;		/* 0-based YAML document index in source */
+	char *workload;		/* its workload section's key, or NULL */
 };
 
 struct job_set {

@@ -23,25 +23,38 @@ void summarize(const double *x, size_t n, struct sample_summary *out);
 enum sig_test { SIG_WELCH, SIG_MWU, SIG_LKP };
 
 struct test_result {
-	double statistic;	/* t for Welch, U for Mann-Whitney */
+	double statistic;	/* t for Welch (+-inf when both samples are
+				 * constant and differ), U of sample a for
+				 * Mann-Whitney, 0 for SIG_LKP */
 	double df;		/* Welch's degrees of freedom; 0 otherwise */
 	double p;		/* two-sided p-value; for SIG_LKP 0 or 1 */
 	bool exact;		/* MWU: exact distribution used */
 };
 
-/* Welch's two-sided t-test of mean(a) != mean(b).  Needs na, nb >= 2. */
+/*
+ * Welch's two-sided t-test of mean(a) != mean(b).  Needs na, nb >= 2
+ * (returns -1 otherwise).  Two constant samples: p = 1 when equal, 0 when
+ * not; never NaN.
+ */
 int welch_test(const double *a, size_t na, const double *b, size_t nb,
 	       struct test_result *out);
 /*
- * Mann-Whitney U, two-sided: exact for small samples without ties, normal
- * approximation with tie correction otherwise.
+ * Mann-Whitney U, two-sided: exact when there are no ties and na + nb <= 40,
+ * otherwise the normal approximation with tie and continuity corrections
+ * (scipy.stats.mannwhitneyu's "asymptotic").  Needs na, nb >= 1.
  */
 int mwu_test(const double *a, size_t na, const double *b, size_t nb,
 	     struct test_result *out);
-/* lkp-tests' changed_stat interval heuristic: true when it calls a change. */
+/*
+ * lkp-tests' changed_stat interval heuristic: true when it calls a change
+ * between the base a and the compared sample b.
+ */
 bool lkp_changed(const double *a, size_t na, const double *b, size_t nb);
 
-/* Benjamini-Hochberg adjusted p-values (q-values), q[i] for p[i]. */
+/*
+ * Benjamini-Hochberg adjusted p-values (q-values), q[i] for p[i]: step-up,
+ * monotone in p, capped at 1.
+ */
 void bh_adjust(const double *p, size_t n, double *q);
 
 #endif

@@ -2,6 +2,10 @@
 #ifndef KDELTA_STORE_H
 #define KDELTA_STORE_H
 
+#include <stddef.h>
+
+#include "kdelta/err.h"
+
 /*
  * The result store (DESIGN.md "The store"):
  *
@@ -25,6 +29,8 @@
 #define STORE_STATS_FILE "stats.json"
 #define STORE_COMPLETE_FILE "complete"
 #define STORE_MATRIX_FILE "matrix.json.gz"
+/* Longest name of one store path component (safe_name()). */
+#define STORE_NAME_MAX 200
 
 /*
  * The result root: the option if given, else $KDELTA_RESULT_ROOT, else
@@ -32,5 +38,44 @@
  * ${XDG_DATA_HOME:-$HOME/.local/share}/kdelta/results.  Caller frees.
  */
 char *result_root(const char *option);
+
+/*
+ * RESULT_ROOT/<testcase>/<param-dir>/<host>/<commit>, each component made
+ * safe with safe_name() (no '/', no leading '.', bounded), so that nothing
+ * can point outside root.  Caller frees.
+ */
+char *store_commit_dir(const char *root, const char *testcase,
+		       const char *param_dir, const char *host,
+		       const char *commit);
+
+/*
+ * Creates the commit directory if needed and the next run directory in it:
+ * one more than the largest run number present, complete or not, so that a
+ * number is never reused.  mkdir() is the lock: concurrent runners get
+ * distinct numbers.  Sets *number and *run_dir (caller frees).
+ */
+int store_alloc_run(const char *commit_dir, unsigned *number, char **run_dir,
+		    struct kd_err *err);
+
+/* Writes the completion mark: "ok" or "failed: <reason>" (one line). */
+int store_mark_complete(const char *run_dir, const char *status,
+			struct kd_err *err);
+
+/*
+ * The completion mark of a run directory, without its newline, or NULL
+ * when the run is incomplete.  Caller frees.
+ */
+char *store_run_status(const char *run_dir);
+
+/* The run numbers of commit_dir in ascending order (caller frees *out). */
+int store_list_runs(const char *commit_dir, unsigned **out, size_t *n,
+		    struct kd_err *err);
+
+/*
+ * Rewrites commit_dir/matrix.json.gz atomically from the stats.json of
+ * every "ok" run.  *n_runs (may be NULL) is set to the number of runs in it.
+ */
+int store_rebuild_matrix(const char *commit_dir, size_t *n_runs,
+			 struct kd_err *err);
 
 #endif

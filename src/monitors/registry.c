@@ -3,8 +3,21 @@
 
 #include "kdelta/monitor.h"
 
+extern const struct monitor monitor_proc_vmstat;
+extern const struct monitor monitor_slabinfo;
+extern const struct monitor monitor_meminfo;
+extern const struct monitor monitor_vmstat;
+extern const struct monitor monitor_latency_stats;
+extern const struct monitor monitor_time;
+
 /* Adding a monitor: one file in this directory, one line here. */
 const struct monitor *const monitor_registry[] = {
+	&monitor_proc_vmstat,
+	&monitor_slabinfo,
+	&monitor_meminfo,
+	&monitor_vmstat,
+	&monitor_latency_stats,
+	&monitor_time,
 	NULL,
 };
 

@@ -3,8 +3,20 @@
 
 #include "kdelta/workload.h"
 
+extern const struct workload workload_creat_clo, workload_disk_wrt,
+	workload_disk_rd, workload_disk_rr, workload_disk_rw, workload_truncate,
+	workload_punch, workload_exec;
+
 /* Adding a workload: one file in this directory, one line here. */
 const struct workload *const workload_registry[] = {
+	&workload_creat_clo,
+	&workload_disk_wrt,
+	&workload_disk_rd,
+	&workload_disk_rr,
+	&workload_disk_rw,
+	&workload_truncate,
+	&workload_punch,
+	&workload_exec,
 	NULL,
 };
 

@@ -1,0 +1,92 @@
+#!/bin/bash
+# The runner's benchmarks, printed as ratios measured side by side, the two
+# sides interleaved so that drift of the machine falls on both alike:
+#
+#  1. harness overhead: creat-clo run by kdelta (all monitors, defaults)
+#     vs bench/bare-creat-clo, the same loop with no kdelta around it;
+#     10 pairs; the ratio of mean ops/s (goal >= 0.98);
+#  2. monitor overhead: the same creat-clo job with every monitor at its
+#     default 1 s interval vs "monitors: {}"; 6 pairs; % slower (goal
+#     <= 1%); and raw bytes the monitors stored per minute.
+#
+# usage: bench/run.sh [BUILD_DIR]   (default: build; run as root for the
+# monitors root alone may read, such as slabinfo)
+set -u
+cd "$(dirname "$0")/.." || exit 2
+build=$(realpath "${1:-build}")
+kdelta=$build/kdelta
+bare=$build/bench/bare-creat-clo
+for f in "$kdelta" "$bare"; do
+	[ -x "$f" ] || { echo "bench: $f not built; run: meson compile -C $build" >&2; exit 2; }
+done
+command -v python3 >/dev/null || { echo "bench: needs python3" >&2; exit 2; }
+
+B=$(mktemp -d "${TMPDIR:-/tmp}/kdelta-bench.XXXXXX")
+trap 'rm -rf "$B"' EXIT
+mkdir -p "$B/bare"
+
+job() {	# job NAME TESTTIME [MONITORS-LINE]
+	{
+		echo "testcase: $1"
+		[ $# -ge 3 ] && echo "$3"
+		echo "creat-clo:"
+		echo "  testtime: $2"
+	} >"$B/$1.yaml"
+}
+
+# kdelta_ops NAME COMMIT: one run; prints its ops/s.
+kdelta_ops() {
+	"$kdelta" run "$B/$1.yaml" --commit "$2" --runs 1 --result-root "$B/r" \
+		--work-dir "$B/w" 2>"$B/log" || { cat "$B/log" >&2; exit 1; }
+	local dir last
+	dir=$(echo "$B"/r/"$1"/*/*/"$2")
+	last=$(ls "$dir" | grep -x '[0-9]*' | sort -n | tail -1)
+	sed -n 's/^ops_per_sec: //p' "$dir/$last/creat-clo.log"
+}
+
+mean() { python3 -c 'import sys, statistics as s; v = [float(x) for x in sys.argv[1:]]; print(s.mean(v))' "$@"; }
+
+echo "1. harness overhead: creat-clo via kdelta vs a bare loop, 10 pairs of 3 s"
+job harness 3s
+bare_ops=() kd_ops=()
+for i in $(seq 10); do
+	bare_ops+=("$(cd "$B/bare" && "$bare" 3 | sed -n 's/^ops_per_sec: //p')")
+	kd_ops+=("$(kdelta_ops harness h)")
+	printf '   pair %2d: bare %12.0f ops/s   kdelta %12.0f ops/s\n' "$i" \
+		"${bare_ops[-1]}" "${kd_ops[-1]}"
+done
+python3 - "${bare_ops[*]}" "${kd_ops[*]}" <<'PY'
+import statistics as s, sys
+bare = [float(x) for x in sys.argv[1].split()]
+kd = [float(x) for x in sys.argv[2].split()]
+r = s.mean(kd) / s.mean(bare)
+pairs = sorted(k / b for k, b in zip(kd, bare))
+print(f"   ratio kdelta/bare of mean ops/s: {r:.4f} (goal >= 0.98); "
+      f"per pair: median {s.median(pairs):.4f}, range {pairs[0]:.4f}..{pairs[-1]:.4f}; "
+      f"stddev bare {100 * s.stdev(bare) / s.mean(bare):.1f}%, kdelta {100 * s.stdev(kd) / s.mean(kd):.1f}%")
+PY
+
+echo "2. monitor overhead: every monitor at 1 s vs none, 6 pairs of 10 s"
+job mon 10s
+job nomon 10s 'monitors: {}'
+on=() off=()
+for i in $(seq 6); do
+	on+=("$(kdelta_ops mon m)")
+	off+=("$(kdelta_ops nomon n)")
+	printf '   pair %2d: monitors %12.0f ops/s   none %12.0f ops/s\n' "$i" \
+		"${on[-1]}" "${off[-1]}"
+done
+raw=$(cat "$B"/r/mon/*/*/m/*/*.gz | wc -c)
+secs=$(cat "$B"/r/mon/*/*/m/*/stats.json | sed -n 's/.*"time.elapsed_time": *\([0-9.]*\).*/\1/p' |
+	python3 -c 'import sys; print(sum(float(l) for l in sys.stdin))')
+python3 - "${on[*]}" "${off[*]}" "$raw" "$secs" <<'PY'
+import statistics as s, sys
+on = [float(x) for x in sys.argv[1].split()]
+off = [float(x) for x in sys.argv[2].split()]
+raw, secs = int(sys.argv[3]), float(sys.argv[4])
+slower = 100 * (1 - s.mean(on) / s.mean(off))
+print(f"   with monitors {slower:+.2f}% slower than without (goal <= 1%); "
+      f"stddev on {100 * s.stdev(on) / s.mean(on):.1f}%, off {100 * s.stdev(off) / s.mean(off):.1f}%")
+print(f"   raw samples stored: {raw} bytes in {secs:.0f} s of workload = "
+      f"{raw / secs * 60 / 1024:.0f} KiB per minute of monitoring")
+PY

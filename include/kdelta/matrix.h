@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_MATRIX_H
+#define KDELTA_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kdelta/compare.h"
+#include "kdelta/err.h"
+
+/*
+ * One commit directory's results: matrix.json[.gz] ({"metric": [run0, run1,
+ * ...], "stats_source": [...]}, the lkp-tests shape), or the same built from
+ * the stats.json of its runs.
+ */
+struct matrix {
+	size_t nruns;
+	size_t nmetrics;
+	char **names;		/* in file order */
+	double *values;		/* nmetrics x nruns, row-major; NAN: no value
+				 * in that run (null in the file) */
+};
+
+/* Parses matrix text; path is only for messages. */
+int matrix_parse(const char *text, size_t len, const char *path,
+		 struct matrix *out, struct kd_err *err);
+/* Reads matrix.json or matrix.json.gz. */
+int matrix_load(const char *path, struct matrix *out, struct kd_err *err);
+/*
+ * Builds a matrix from the stats.json files of runs, in the order given:
+ * a metric some run lacks has no value (NAN) there.
+ */
+int matrix_from_stats(const char *const *stats_paths, size_t n,
+		      struct matrix *out, struct kd_err *err);
+void matrix_release(struct matrix *m);
+
+/*
+ * Metric families: a key metric is a workload result, anything whose
+ * source (the part before the first '.') is not a monitor -- one of kdelta's
+ * (monitor_find()) or one of lkp-tests' well-known monitors.
+ */
+bool metric_is_key(const char *name);
+/*
+ * An event counter that its monitor reports as zero when nothing happened,
+ * so that a run lacking it counts as zero, not as absent.
+ */
+bool metric_absent_means_zero(const char *name);
+
+/*
+ * Fills cmp->rows from one matrix per variant (cmp->nvariants of them):
+ * the union of their metrics, each cell's samples (the values present) and
+ * sum.n, NULL samples where a variant lacks the metric.
+ */
+void comparison_add_matrices(struct comparison *cmp,
+			     const struct matrix *const *matrices);
+/* Frees everything a comparison owns and zeroes it. */
+void comparison_release(struct comparison *cmp);
+
+#endif

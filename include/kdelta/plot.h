@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_PLOT_H
+#define KDELTA_PLOT_H
+
+#include <stddef.h>
+
+#include "kdelta/strbuf.h"
+
+/*
+ * Plots of one metric's samples, one series per variant (the base first),
+ * for the report mail, `kdelta plot` and the HTML page.
+ */
+struct plot_series {
+	const char *label;
+	const double *samples;	/* in run order */
+	size_t n;
+};
+
+#define PLOT_ASCII_WIDTH 80
+
+/*
+ * The robot's ASCII plot: the samples in the order they ran (runs of the
+ * variants alternate, so run i of variant v is column i * nseries + v), a
+ * y axis labelled at round ticks, one marker per variant and a legend
+ * ("[*] <label> sample").  Exactly PLOT_ASCII_WIDTH columns at most.
+ */
+void plot_ascii(const char *title, const struct plot_series *series,
+		size_t nseries, struct strbuf *out);
+
+/*
+ * One self-contained SVG panel (no scripts, no fonts fetched): each
+ * variant's samples as dots, its mean and 95% confidence interval, the
+ * axes with labels, the metric name as title and the change of each
+ * variant's mean against the base under its column.
+ */
+void plot_svg(const char *title, const struct plot_series *series,
+	      size_t nseries, struct strbuf *out);
+
+/* An HTML page holding the panels given (each a complete <svg>). */
+void plot_html_page(const char *title, const char *const *svgs, size_t n,
+		    struct strbuf *out);
+
+/*
+ * Round axis ticks covering [lo, hi]: about `want` ticks at steps of 1, 2
+ * or 5 times a power of ten.  Returns the number of ticks written to
+ * ticks (at most max).
+ */
+size_t plot_ticks(double lo, double hi, size_t want, double *ticks,
+		  size_t max);
+
+/*
+ * Formats tick i of ticks as the axis shows it: the same number of
+ * decimals for all, just enough to tell neighbours apart.
+ */
+void plot_tick_label(const double *ticks, size_t nticks, size_t i,
+		     char *buf, size_t size);
+
+#endif

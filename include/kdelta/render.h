@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_RENDER_H
+#define KDELTA_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kdelta/compare.h"
+#include "kdelta/strbuf.h"
+
+/*
+ * Cells and rows of the LKP-style tables, shared by render_lkp() and
+ * render_summary() (src/render-util.c).  Column widths are lkp-tests'
+ * (lib/compare.rb): a variant's mean is 10 wide and its relative stddev
+ * " ±NN%" 6 wide; every later variant adds an 11-wide change, a blank, its
+ * mean and stddev, 28 columns in all; the name follows two blanks.
+ */
+#define LKP_MEAN_WIDTH 10
+#define LKP_STDDEV_WIDTH 6
+#define LKP_CHANGE_WIDTH 11
+#define LKP_FIRST_WIDTH (LKP_MEAN_WIDTH + LKP_STDDEV_WIDTH)
+#define LKP_VARIANT_WIDTH (LKP_CHANGE_WIDTH + 1 + LKP_FIRST_WIDTH)
+/* Commit labels in the column headers are cut to these widths. */
+#define LKP_BASE_LABEL_WIDTH 16
+#define LKP_LABEL_WIDTH 26
+
+/*
+ * Two dialects of the robot's numbers.  LKP_STYLE_DETAIL is today's
+ * lkp-tests and seed 002: one-decimal signed changes ("+11.9%"), means
+ * below 1000 with two decimals, every stddev shown.  LKP_STYLE_COMPACT is
+ * the cross-testcase summary of seed 004: whole-percent changes ("-19%"),
+ * increases of 500% or more as the absolute difference ("3e+04"), means
+ * below 10 with two decimals, stddevs of 2% or less left blank.
+ */
+enum lkp_style {
+	LKP_STYLE_DETAIL,
+	LKP_STYLE_COMPACT,
+};
+
+/* How the change columns of one row are shown. */
+enum lkp_change_mode {
+	LKP_CHANGE_PLAIN,	/* every change */
+	LKP_CHANGE_QUIET,	/* in parentheses: nothing changed */
+	LKP_CHANGE_SIGNIFICANT,	/* only VERDICT_CHANGED cells, else blank */
+};
+
+/* The mean as the robot prints it; "-" when the variant has no sample. */
+void lkp_add_mean(struct strbuf *out, double mean, size_t n,
+		  enum lkp_style style);
+/* The change of cell against base, unpadded; nothing when not comparable. */
+void lkp_add_change(struct strbuf *out, const struct metric_cell *base,
+		    const struct metric_cell *cell, enum lkp_style style);
+
+/*
+ * One row: every variant's columns, then two blanks and name, then a
+ * newline.  cells has nvariants entries, the base first.
+ */
+void lkp_add_row(struct strbuf *out, const struct metric_cell *cells,
+		 size_t nvariants, const char *name, enum lkp_style style,
+		 enum lkp_change_mode mode);
+
+/* The two header lines: "%stddev %change %stddev ..." and "\ | \ ...". */
+void lkp_add_perf_header(struct strbuf *out, size_t nvariants);
+
+/* Appends text right-aligned in width columns (text is ASCII). */
+void add_right(struct strbuf *out, const char *text, size_t width);
+/* Appends text left-aligned in width columns. */
+void add_left(struct strbuf *out, const char *text, size_t width);
+
+/*
+ * The group's name as LKP writes it under testcase/testparams/testbox:
+ * cmp->name, or when that is not set "<testcase>/<parameter values joined
+ * by '-'>/<host>".  Caller frees.
+ */
+char *comparison_group_name(const struct comparison *cmp);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_RUNNER_H
+#define KDELTA_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kdelta/err.h"
+#include "kdelta/job.h"
+
+/*
+ * The runner (kdelta run): for each expanded job, each commit and each run,
+ * it sets up the file system, starts the monitors, runs the workload in a
+ * child process, stops the monitors, writes the run directory and only then
+ * marks the run complete (DESIGN.md "The pipeline", "The store").
+ */
+
+/* Default of --work-dir: each run works in a new directory below it. */
+#define RUNNER_DEFAULT_WORK_DIR "/tmp/kdelta-work"
+/* Runs per job and commit when neither the job nor --runs says. */
+#define RUNNER_DEFAULT_RUNS 3
+
+struct runner_opts {
+	const char *const *commits;	/* labels, already checked */
+	size_t n_commits;
+	int runs;			/* > 0: overrides each job's "runs" */
+	unsigned warmup;		/* discarded runs per job and commit */
+	const char *result_root;
+	const char *work_dir;
+	const char *setup;		/* shell command template, or NULL */
+	int cancel_fd;			/* readable: stop (proc_catch_signals) */
+	FILE *log;			/* progress and notices */
+	bool live;			/* one live status line (a terminal) */
+};
+
+struct runner_summary {
+	size_t ok, failed;
+	int signal;			/* the signal that stopped the batch */
+	char *kept;			/* what an interrupted batch left */
+};
+
+/*
+ * Runs the batch.  A run that fails (setup hook, file system, workload) is
+ * recorded as failed and the batch goes on; -1 is returned only when the
+ * batch cannot go on (the store cannot be written).
+ */
+int runner_run(struct job *const *jobs, size_t n_jobs,
+	       const struct runner_opts *opts, struct runner_summary *summary,
+	       struct kd_err *err);
+void runner_summary_release(struct runner_summary *summary);
+
+/*
+ * One planned run.  For each job: its warmup rounds, then its runs, each
+ * round going through the commits in order (A B C A B C ...), so that
+ * drift of the machine falls on every commit alike.
+ */
+struct run_step {
+	size_t job;
+	size_t commit;
+	unsigned round;		/* 0-based, counted separately for warmups */
+	bool warmup;
+};
+
+/* runs[j]: runs of job j per commit.  Caller frees *out. */
+void run_plan(const unsigned *runs, size_t n_jobs, size_t n_commits,
+	      unsigned warmup, struct run_step **out, size_t *n);
+
+/* Runs of a job: opts->runs if set, else the job's "runs", else 3. */
+unsigned job_runs(const struct job *job, int runs_option);
+
+/*
+ * The setup command for one commit: every "{commit}" replaced by the label,
+ * quoted for sh.  Caller frees.
+ */
+char *setup_command_expand(const char *template, const char *commit);
+
+/*
+ * Checks a commit label from the command line: non-empty, not "." or "..".
+ * Labels are used through safe_name().
+ */
+int commit_label_check(const char *label, struct kd_err *err);
+
+#endif

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "kdelta/job.h"
+#include "kdelta/machine.h"
+#include "kdelta/proc.h"
+#include "kdelta/runner.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+#include "kdelta/workload.h"
+
+static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void run_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: kdelta run JOB.yaml... [--commit ID | --commits A,B,...]\n"
+		"                  [--runs N] [--warmup N] [--result-root DIR]\n"
+		"                  [--work-dir DIR] [--setup CMD]\n"
+		"\n"
+		"Runs every job of the job files for each commit, interleaving the\n"
+		"commits (A B A B ...), and stores each run under\n"
+		"RESULT_ROOT/<testcase>/<param-dir>/<host>/<commit>/<run>/.\n"
+		"\n"
+		"    --commit ID         label of what runs (default: the running kernel's\n"
+		"                        release and a hash of /proc/version)\n"
+		"    --commits A,B,...   several labels, run alternately\n"
+		"    --runs N            runs per job and commit (default: the job's\n"
+		"                        'runs', else %d)\n"
+		"    --warmup N          discarded runs per job and commit, first\n"
+		"    --result-root DIR   the store (default: $KDELTA_RESULT_ROOT, else\n"
+		"                        /var/lib/kdelta/results for root, else\n"
+		"                        ~/.local/share/kdelta/results)\n"
+		"    --work-dir DIR      where workloads run (default %s)\n"
+		"    --setup CMD         run 'sh -c CMD' before each run, {commit} replaced\n"
+		"                        by the label, $KDELTA_COMMIT set\n"
+		"\n"
+		"Workloads:\n",
+		RUNNER_DEFAULT_RUNS, RUNNER_DEFAULT_WORK_DIR);
+	for (size_t i = 0; workload_registry[i]; i++)
+		fprintf(out, "    %-19s %s\n", workload_registry[i]->section.name,
+			workload_registry[i]->section.summary);
+	fprintf(out,
+		"\n"
+		"Exit status: 0 all runs ok, 1 a run failed, 2 bad usage or input,\n"
+		"128+N stopped by signal N (130 Ctrl-C, 143 SIGTERM).  See kdelta(1).\n");
+}
+
+struct run_args {
+	char *commits_arg;
+	int runs;
+	long warmup;
+	const char *result_root;
+	const char *work_dir;
+	const char *setup;
+	char **labels;
+	size_t n_labels;
+	struct job **jobs;
+	size_t n_jobs;
+	struct job_set *sets;
+	size_t n_sets;
+};
+
+static int parse_count(const char *opt, const char *arg, long min, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || *out < min || *out > 100000) {
+		fprintf(stderr, "kdelta run: %s expects a number%s, not '%s'\n",
+			opt, min > 0 ? " of 1 or more" : "", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct run_args *a)
+{
+	static const struct option options[] = {
+		{ "commit", required_argument, NULL, 'c' },
+		{ "commits", required_argument, NULL, 'C' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "result-root", required_argument, NULL, 'R' },
+		{ "work-dir", required_argument, NULL, 'W' },
+		{ "setup", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long runs;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+		case 'C':
+			if (a->commits_arg) {
+				fprintf(stderr, "kdelta run: give --commit or --commits once\n");
+				return -1;
+			}
+			a->commits_arg = optarg;
+			break;
+		case 'r':
+			if (parse_count("--runs", optarg, 1, &runs) < 0)
+				return -1;
+			a->runs = runs;
+			break;
+		case 'w':
+			if (parse_count("--warmup", optarg, 0, &a->warmup) < 0)
+				return -1;
+			break;
+		case 'R':
+			a->result_root = optarg;
+			break;
+		case 'W':
+			a->work_dir = optarg;
+			break;
+		case 's':
+			a->setup = optarg;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, "kdelta run: option '%s' needs a value; see 'kdelta run --help'\n",
+				argv[optind - 1]);
+			return -1;
+		default:
+			fprintf(stderr, "kdelta run: unknown option '%s'; see 'kdelta run --help'\n",
+				argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "kdelta run: no job file given; usage: kdelta run JOB.yaml... (see 'kdelta run --help')\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Splits --commits, checks and sanitizes each label; or labels the kernel. */
+static int parse_commits(struct run_args *a)
+{
+	struct machine m;
+	struct kd_err err;
+	char *list, *label, *save = NULL;
+	size_t alloc = 0;
+
+	if (!a->commits_arg) {
+		if (machine_read(&m, &err) < 0) {
+			fprintf(stderr, "kdelta run: %s\n", err.msg);
+			return -1;
+		}
+		a->labels = xcalloc(1, sizeof(*a->labels));
+		a->labels[a->n_labels++] = kernel_commit_label(&m);
+		machine_release(&m);
+		return 0;
+	}
+	list = xstrdup(a->commits_arg);
+	for (label = strtok_r(list, ",", &save); label;
+	     label = strtok_r(NULL, ",", &save)) {
+		char *safe;
+
+		if (commit_label_check(label, &err) < 0)
+			goto fail;
+		safe = safe_name(label, STORE_NAME_MAX);
+		for (size_t i = 0; i < a->n_labels; i++) {
+			if (!strcmp(a->labels[i], safe)) {
+				kd_error(&err, "commit '%s' given twice (as store name '%s')",
+					 label, safe);
+				free(safe);
+				goto fail;
+			}
+		}
+		ALLOC_GROW(a->labels, a->n_labels + 1, alloc);
+		a->labels[a->n_labels++] = safe;
+	}
+	if (!a->n_labels && commit_label_check("", &err) < 0)
+		goto fail;
+	free(list);
+	return 0;
+fail:
+	fprintf(stderr, "kdelta run: %s\n", err.msg);
+	free(list);
+	return -1;
+}
+
+/* Loads every job file; all must load before anything runs. */
+static int load_jobs(struct run_args *a, int argc, char **argv)
+{
+	size_t alloc = 0;
+	struct kd_err err;
+
+	a->sets = xcalloc(argc, sizeof(*a->sets));
+	for (int i = 0; i < argc; i++) {
+		struct job_set *set = &a->sets[a->n_sets];
+
+		if (job_load_file(argv[i], job_schema_default(), set, &err) < 0) {
+			fprintf(stderr, "kdelta run: %s\n", err.msg);
+			return -1;
+		}
+		a->n_sets++;
+		for (size_t j = 0; j < set->n; j++) {
+			const char *wl = job_workload(&set->jobs[j]);
+
+			if (!wl || !workload_find(wl)) {
+				fprintf(stderr, "kdelta run: %s: job %zu has no workload section; add one, see 'kdelta run --help' for the workloads\n",
+					argv[i], j + 1);
+				return -1;
+			}
+			ALLOC_GROW(a->jobs, a->n_jobs + 1, alloc);
+			a->jobs[a->n_jobs++] = &set->jobs[j];
+		}
+	}
+	return 0;
+}
+
+static char *absolute_path(const char *path)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
+
+static void run_args_release(struct run_args *a)
+{
+	for (size_t i = 0; i < a->n_labels; i++)
+		free(a->labels[i]);
+	free(a->labels);
+	for (size_t i = 0; i < a->n_sets; i++)
+		job_set_release(&a->sets[i]);
+	free(a->sets);
+	free(a->jobs);
+}
+
+/* The exit status of a finished (or stopped) batch, after saying why. */
+static int report(const struct runner_summary *s, const char *root)
+{
+	if (s->signal) {
+		const char *name = sigabbrev_np(s->signal);
+
+		fprintf(stderr, "kdelta: stopped by SIG%s after cleaning up; %zu complete run(s) kept in %s%s%s\n",
+			name ? name : "?",
+			s->ok, root, s->kept ? "; " : "", s->kept ? s->kept : "");
+		return 128 + s->signal;
+	}
+	fprintf(stderr, "kdelta: %zu run(s) ok, %zu failed; results in %s\n",
+		s->ok, s->failed, root);
+	return s->failed ? KD_EXIT_FAIL : KD_EXIT_OK;
+}
+
+static int run_batch(struct run_args *a)
+{
+	char *root = result_root(a->result_root), *abs_root = absolute_path(root);
+	char *work = absolute_path(a->work_dir ? a->work_dir : RUNNER_DEFAULT_WORK_DIR);
+	struct runner_opts o = {
+		.commits = (const char *const *)a->labels,
+		.n_commits = a->n_labels, .runs = a->runs, .warmup = a->warmup,
+		.result_root = abs_root, .work_dir = work, .setup = a->setup,
+		.log = stderr, .live = isatty(STDERR_FILENO),
+	};
+	struct runner_summary summary;
+	struct kd_err err;
+	int status;
+
+	o.cancel_fd = proc_catch_signals(caught_signals,
+					 ARRAY_SIZE(caught_signals), &err);
+	if (o.cancel_fd < 0 || mkdir_p(abs_root, &err) < 0) {
+		fprintf(stderr, "kdelta run: %s\n", err.msg);
+		status = KD_EXIT_FAIL;
+	} else if (runner_run(a->jobs, a->n_jobs, &o, &summary, &err) < 0) {
+		fprintf(stderr, "kdelta run: %s\n", err.msg);
+		status = KD_EXIT_FAIL;
+		runner_summary_release(&summary);
+	} else {
+		status = report(&summary, abs_root);
+		runner_summary_release(&summary);
+	}
+	proc_release_signals(o.cancel_fd, caught_signals,
+			     ARRAY_SIZE(caught_signals));
+	free(work);
+	free(abs_root);
+	free(root);
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a = { .runs = 0 };
+	int r, status = KD_EXIT_USAGE;
+
+	optind = 1;
+	r = parse_options(argc, argv, &a);
+	if (r > 0)
+		return KD_EXIT_OK;
+	if (r == 0 && parse_commits(&a) == 0 &&
+	    load_jobs(&a, argc - optind, argv + optind) == 0)
+		status = run_batch(&a);
+	run_args_release(&a);
+	return status;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdelta split: a job file into its expanded jobs, one file each, or a
+ * listing of them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "kdelta/job.h"
+#include "kdelta/util.h"
+
+static const char split_usage[] =
+	"usage: kdelta split [-o DIR] JOB.yaml\n"
+	"   or: kdelta split --print JOB.yaml\n"
+	"\n"
+	"Expands a job file (kdelta-job(5)) into its jobs: one for each combination\n"
+	"of the values its lists give, with every default filled in.\n"
+	"\n"
+	"    -o, --output DIR   write the jobs into DIR (created if needed) instead of\n"
+	"                       the current directory, as <testcase>-<name>.yaml\n"
+	"    -p, --print        print each job's name and parameters; write nothing\n";
+
+struct split_options {
+	const char *output;
+	const char *job_file;
+	bool print;
+};
+
+static int split_parse_options(int argc, char **argv, struct split_options *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
+			if (++i == argc) {
+				fprintf(stderr, "kdelta: split: %s needs a directory\n", arg);
+				return -1;
+			}
+			o->output = argv[i];
+		} else if (!strncmp(arg, "--output=", 9)) {
+			o->output = arg + 9;
+		} else if (!strcmp(arg, "-p") || !strcmp(arg, "--print")) {
+			o->print = true;
+		} else if (arg[0] == '-' && arg[1]) {
+			fprintf(stderr, "kdelta: split: unknown option '%s'; see 'kdelta split --help'\n", arg);
+			return -1;
+		} else if (o->job_file) {
+			fprintf(stderr, "kdelta: split: one job file at a time; got '%s' and '%s'\n",
+				o->job_file, arg);
+			return -1;
+		} else {
+			o->job_file = arg;
+		}
+	}
+	if (!o->job_file) {
+		fputs("kdelta: split: no job file given; see 'kdelta split --help'\n", stderr);
+		return -1;
+	}
+	if (o->print && o->output) {
+		fputs("kdelta: split: --print writes nothing; drop -o\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* One line per value, with the path of keys to it: "aim7.load: 3000". */
+static void print_flat(const char *path, const struct jnode *node)
+{
+	bool scalars = true;
+
+	if (node->kind == JNODE_SCALAR) {
+		printf("    %s:%s%s\n", path, *node->scalar ? " " : "", node->scalar);
+		return;
+	}
+	for (size_t i = 0; i < node->n; i++)
+		scalars = scalars && node->values[i]->kind == JNODE_SCALAR;
+	if (!node->n || (node->kind == JNODE_LIST && scalars)) {
+		printf("    %s: %c", path, node->kind == JNODE_LIST ? '[' : '{');
+		for (size_t i = 0; i < node->n; i++)
+			printf("%s%s", i ? ", " : "", node->values[i]->scalar);
+		printf("%c\n", node->kind == JNODE_LIST ? ']' : '}');
+		return;
+	}
+	for (size_t i = 0; i < node->n; i++) {
+		char *sub = node->kind == JNODE_MAP ?
+			xasprintf("%s.%s", path, node->keys[i]) :
+			xasprintf("%s.%zu", path, i);
+
+		print_flat(sub, node->values[i]);
+		free(sub);
+	}
+}
+
+static void print_jobs(const struct job_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const struct jnode *root = set->jobs[i].root;
+
+		printf("%s\n", set->jobs[i].name);
+		for (size_t k = 0; k < root->n; k++)
+			print_flat(root->keys[k], root->values[k]);
+	}
+}
+
+static char *job_file_name(const struct job *job)
+{
+	const char *testcase = jnode_str(job->root, "testcase");
+	char *name, *safe;
+
+	if (!testcase)
+		return xasprintf("%s.yaml", job->name);
+	name = xasprintf("%s-%s", testcase, job->name);
+	safe = safe_name(name, 200);
+	free(name);
+	name = xasprintf("%s.yaml", safe);
+	free(safe);
+	return name;
+}
+
+static int write_jobs(const struct job_set *set, const char *dir,
+		      struct kd_err *err)
+{
+	if (dir && mkdir_p(dir, err))
+		return -1;
+	for (size_t i = 0; i < set->n; i++) {
+		struct strbuf yaml = STRBUF_INIT;
+		char *file = job_file_name(&set->jobs[i]);
+		char *path = dir ? xasprintf("%s/%s", dir, file) : xstrdup(file);
+		int ret;
+
+		job_to_yaml(set->jobs[i].root, &yaml);
+		ret = write_file_atomic(path, yaml.buf, yaml.len, err);
+		if (!ret)
+			printf("%s\n", path);
+		strbuf_release(&yaml);
+		free(path);
+		free(file);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+int cmd_split(int argc, char **argv)
+{
+	struct split_options o = { 0 };
+	struct job_set set;
+	struct kd_err err;
+	int ret;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(split_usage, stdout);
+		return KD_EXIT_OK;
+	}
+	if (split_parse_options(argc, argv, &o))
+		return KD_EXIT_USAGE;
+	if (job_load_file(o.job_file, job_schema_default(), &set, &err)) {
+		fprintf(stderr, "kdelta: %s\n", err.msg);
+		return KD_EXIT_USAGE;
+	}
+	ret = KD_EXIT_OK;
+	if (o.print)
+		print_jobs(&set);
+	else if (write_jobs(&set, o.output, &err)) {
+		fprintf(stderr, "kdelta: %s\n", err.msg);
+		ret = KD_EXIT_USAGE;
+	}
+	job_set_release(&set);
+	return ret;
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare_decide(): from the samples of every metric and variant to a
+ * verdict per cell, in four steps for each non-base variant:
+ *
+ *  1. summary and change of the mean against the base;
+ *  2. undecidable cells: absent in either, or fewer than 3 runs in either;
+ *  3. the significance test, then Benjamini-Hochberg within two families,
+ *     the workload's own results (row.key) and all monitor metrics;
+ *  4. the minimum effect: --min-change for workload results, the floors of
+ *     metric-rules.c for monitor counters.
+ *
+ * Why two families: correcting the few key results together with thousands
+ * of counters would make a real 5% regression undetectable at 5 runs, and
+ * not correcting the counters would flag a few hundred of them in every
+ * A/A comparison.
+ *
+ * What 5 runs can and cannot show (this is arithmetic, not a tuning knob):
+ *
+ *  - Mann-Whitney's exact two-sided p cannot go below 2 / C(na+nb, na):
+ *    0.1 for 3 vs 3, 0.0286 for 4 vs 4, 0.0079 for 5 vs 5, 0.0022 for 6 vs
+ *    6.  After BH over k tests, the smallest p becomes q = p * k / rank, so a
+ *    lone change among k key results is caught at --fdr 0.05 only when
+ *    k < 0.05 / 0.0079 = 6.3 with 5 runs; with 3 runs never.  Among m
+ *    monitor counters, the rank of p = 0.0079 must reach 0.0079 * m / 0.05,
+ *    about m / 6: with 5 runs Mann-Whitney flags a counter only when a sixth
+ *    of them changed as clearly.  It is the test for the key results of
+ *    noisy, bimodal machines, not for counters.
+ *  - Welch's t-test on 5 vs 5 runs of a result with 1% noise: a 5% shift
+ *    gives t of about 8 and p typically below 0.001, caught among a few key
+ *    results at --fdr 0.05.
+ *  - SIG_LKP gives p = 0 (changed) or 1; there is nothing to correct, and
+ *    q = p.
+ *
+ * With --fdr 0 there is no correction (q = p) and a cell is significant when
+ * p < 0.05, the conventional level for a single test: the user asked to
+ * judge each metric on its own.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdelta/compare.h"
+#include "kdelta/metric-rules.h"
+#include "kdelta/util.h"
+
+#define MIN_RUNS 3
+#define UNCORRECTED_LEVEL 0.05
+
+static const char rule_base[] = "base variant";
+static const char rule_absent[] = "absent in the base or in this variant";
+static const char rule_few_runs[] =
+	"fewer than 3 runs in the base or in this variant: not decided";
+static const char rule_not_significant_q[] =
+	"not significant: Benjamini-Hochberg q-value not below --fdr";
+static const char rule_not_significant_p[] =
+	"not significant: p-value not below 0.05 (--fdr 0, uncorrected)";
+static const char rule_lkp_overlap[] =
+	"not significant: the runs' intervals overlap (lkp-tests)";
+static const char rule_key_effect[] =
+	"workload result: a change of at least --min-change";
+
+/*
+ * The change of the mean, in percent of the base's magnitude (so that a
+ * rise is positive even for a negative base), or in points for metrics
+ * that are percentages already.
+ */
+static void fill_change(const struct sample_summary *base,
+			struct metric_cell *cell)
+{
+	double diff = cell->sum.mean - base->mean;
+
+	if (cell->change_absolute) {
+		cell->change = diff;
+	} else if (base->mean == 0) {
+		/* No ratio to 0: the flag says "from nothing", change is 0. */
+		cell->change = 0;
+		cell->change_infinite = cell->sum.mean != 0;
+	} else {
+		cell->change = 100 * diff / fabs(base->mean);
+	}
+}
+
+/* Step 2, and step 3's test alone. */
+static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
+		      const struct compare_options *opt)
+{
+	size_t nb = base->sum.n, nv = cell->sum.n;
+
+	if (!base->samples || !cell->samples) {
+		cell->verdict = VERDICT_ABSENT;
+		cell->rule = rule_absent;
+		return;
+	}
+	if (nb < MIN_RUNS || nv < MIN_RUNS) {
+		cell->verdict = VERDICT_FEW_RUNS;
+		cell->rule = rule_few_runs;
+		return;
+	}
+	switch (opt->test) {
+	case SIG_WELCH:
+		welch_test(base->samples, nb, cell->samples, nv, &cell->test);
+		break;
+	case SIG_MWU:
+		mwu_test(base->samples, nb, cell->samples, nv, &cell->test);
+		break;
+	case SIG_LKP:
+		memset(&cell->test, 0, sizeof(cell->test));
+		cell->test.p = lkp_changed(base->samples, nb, cell->samples,
+					   nv) ? 0 : 1;
+		break;
+	}
+	/* Provisional: tested, not yet judged (see is_tested()). */
+	cell->verdict = VERDICT_SAME;
+	cell->rule = NULL;
+}
+
+static bool is_tested(const struct metric_cell *cell)
+{
+	return cell->verdict == VERDICT_SAME && !cell->rule;
+}
+
+/*
+ * Step 3, the correction: q-values for the tested cells of variant v in
+ * the rows of one family.  p and index are scratch arrays of nrows.
+ */
+static void correct_family(struct comparison *cmp, size_t v, bool key,
+			   const struct compare_options *opt, double *p,
+			   size_t *index)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		struct metric_cell *cell = &cmp->rows[r].cells[v];
+
+		if (cmp->rows[r].key != key || !is_tested(cell))
+			continue;
+		if (opt->test == SIG_LKP || opt->fdr <= 0) {
+			cell->q = cell->test.p;
+			continue;
+		}
+		p[n] = cell->test.p;
+		index[n++] = r;
+	}
+	if (!n)
+		return;
+	bh_adjust(p, n, p);
+	for (size_t i = 0; i < n; i++)
+		cmp->rows[index[i]].cells[v].q = p[i];
+}
+
+static const char *not_significant(const struct metric_cell *cell,
+				   const struct compare_options *opt)
+{
+	if (opt->test == SIG_LKP)
+		return cell->test.p == 0 ? NULL : rule_lkp_overlap;
+	if (opt->fdr <= 0)
+		return cell->test.p < UNCORRECTED_LEVEL ? NULL :
+							  rule_not_significant_p;
+	return cell->q < opt->fdr ? NULL : rule_not_significant_q;
+}
+
+/* The effect in the unit the floors use: percent, or points for "%". */
+static double effect(const struct metric_cell *cell)
+{
+	if (cell->change_infinite)
+		return INFINITY;
+	return fabs(cell->change);
+}
+
+static bool above_floor(const struct metric_floor *floor,
+			const struct metric_cell *base,
+			const struct metric_cell *cell)
+{
+	double larger = fmax(base->sum.max, cell->sum.max);
+	double smaller = fmin(base->sum.max, cell->sum.max);
+
+	if (effect(cell) < floor->min_change)
+		return false;
+	if (floor->min_max && !(larger > floor->min_max))
+		return false;
+	if (floor->min_delta &&
+	    !(fabs(cell->sum.mean - base->sum.mean) > floor->min_delta))
+		return false;
+	if (floor->max_ratio && !(larger > floor->max_ratio * smaller))
+		return false;
+	return true;
+}
+
+/* Steps 3 and 4: the verdict of a tested cell. */
+static void judge_cell(const struct metric_row *row,
+		       const struct metric_cell *base, struct metric_cell *cell,
+		       const struct compare_options *opt)
+{
+	const char *rule = not_significant(cell, opt);
+	const struct metric_floor *floor;
+	bool large_enough;
+
+	if (rule) {
+		cell->verdict = VERDICT_SAME;
+		cell->rule = rule;
+		return;
+	}
+	if (row->key) {
+		large_enough = effect(cell) >= opt->min_change;
+		cell->rule = rule_key_effect;
+	} else {
+		floor = metric_floor(row->name);
+		large_enough = above_floor(floor, base, cell);
+		cell->rule = floor->rule;
+	}
+	cell->verdict = large_enough ? VERDICT_CHANGED : VERDICT_SMALL;
+}
+
+/*
+ * Step 1, and what an undecided cell keeps: p = q = 1, no statistic, a
+ * change of 0 when either side is absent.
+ */
+static void summarize_cell(const struct metric_row *row,
+			   struct metric_cell *cell)
+{
+	const struct metric_cell *base = &row->cells[0];
+
+	summarize(cell->samples, cell->samples ? cell->sum.n : 0, &cell->sum);
+	cell->change = 0;
+	cell->change_absolute = metric_is_percent(row->name);
+	cell->change_infinite = false;
+	if (cell->samples && base->samples)
+		fill_change(&base->sum, cell);
+	memset(&cell->test, 0, sizeof(cell->test));
+	cell->test.p = 1;
+	cell->q = 1;
+}
+
+static void decide_variant(struct comparison *cmp, size_t v,
+			   const struct compare_options *opt, double *p,
+			   size_t *index)
+{
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		struct metric_row *row = &cmp->rows[r];
+
+		summarize_cell(row, &row->cells[v]);
+		test_cell(&row->cells[0], &row->cells[v], opt);
+	}
+	correct_family(cmp, v, true, opt, p, index);
+	correct_family(cmp, v, false, opt, p, index);
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		struct metric_cell *cell = &cmp->rows[r].cells[v];
+
+		if (is_tested(cell))
+			judge_cell(&cmp->rows[r], &cmp->rows[r].cells[0], cell,
+				   opt);
+	}
+}
+
+static void decide_base(struct metric_row *row)
+{
+	struct metric_cell *base = &row->cells[0];
+
+	summarize(base->samples, base->samples ? base->sum.n : 0, &base->sum);
+	memset(&base->test, 0, sizeof(base->test));
+	base->test.p = 1;
+	base->q = 1;
+	base->change = 0;
+	base->change_absolute = metric_is_percent(row->name);
+	base->change_infinite = false;
+	base->verdict = VERDICT_BASE;
+	base->rule = rule_base;
+	row->better = metric_direction(row->name);
+}
+
+/*
+ * Row order, as lkp-tests' compare: the workload's own results first, then
+ * monitors; within each, changed rows first, then the largest |change| in
+ * any variant, then the name.  The keys are computed once per row.
+ */
+struct row_key {
+	struct metric_row row;
+	bool changed;
+	double magnitude;
+};
+
+static void row_key_fill(struct row_key *k, const struct metric_row *row,
+			 size_t nvariants)
+{
+	k->row = *row;
+	k->changed = false;
+	k->magnitude = 0;
+	for (size_t v = 1; v < nvariants; v++) {
+		const struct metric_cell *cell = &row->cells[v];
+
+		k->changed |= cell->verdict == VERDICT_CHANGED;
+		if (cell->verdict != VERDICT_ABSENT)
+			k->magnitude = fmax(k->magnitude, effect(cell));
+	}
+}
+
+static int compare_row_keys(const void *x, const void *y)
+{
+	const struct row_key *a = x, *b = y;
+
+	if (a->row.key != b->row.key)
+		return a->row.key ? -1 : 1;
+	if (a->changed != b->changed)
+		return a->changed ? -1 : 1;
+	if (a->magnitude != b->magnitude)
+		return a->magnitude > b->magnitude ? -1 : 1;
+	return strcmp(a->row.name, b->row.name);
+}
+
+static void sort_rows(struct comparison *cmp)
+{
+	struct row_key *keys = xmalloc(cmp->nrows * sizeof(*keys));
+
+	for (size_t r = 0; r < cmp->nrows; r++)
+		row_key_fill(&keys[r], &cmp->rows[r], cmp->nvariants);
+	qsort(keys, cmp->nrows, sizeof(*keys), compare_row_keys);
+	for (size_t r = 0; r < cmp->nrows; r++)
+		cmp->rows[r] = keys[r].row;
+	free(keys);
+}
+
+void compare_decide(struct comparison *cmp, const struct compare_options *opt)
+{
+	double *p;
+	size_t *index;
+
+	if (!cmp->nrows || !cmp->nvariants)
+		return;
+	p = xmalloc(cmp->nrows * sizeof(*p));
+	index = xmalloc(cmp->nrows * sizeof(*index));
+	for (size_t r = 0; r < cmp->nrows; r++)
+		decide_base(&cmp->rows[r]);
+	for (size_t v = 1; v < cmp->nvariants; v++)
+		decide_variant(cmp, v, opt, p, index);
+	free(p);
+	free(index);
+	sort_rows(cmp);
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checking a job document against the schema, and completing an expanded
+ * job with its defaults.  Checking happens once per document, before
+ * expansion, so that every message points at the file; the typed getters
+ * (jnode_int(), ...) can then not fail.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "job-internal.h"
+#include "kdelta/util.h"
+
+static const struct param_section *find_section(
+	const struct param_section *const *sections, const char *name)
+{
+	for (size_t i = 0; sections && sections[i]; i++)
+		if (!strcmp(sections[i]->name, name))
+			return sections[i];
+	return NULL;
+}
+
+const struct param_section *schema_workload(const struct job_schema *schema,
+					    const char *name)
+{
+	return find_section(schema->workloads, name);
+}
+
+const struct param_section *schema_monitor(const struct job_schema *schema,
+					   const char *name)
+{
+	return find_section(schema->monitors, name);
+}
+
+bool jnode_is_null(const struct jnode *node)
+{
+	return node->kind == JNODE_SCALAR &&
+	       (!*node->scalar || !strcmp(node->scalar, "~") ||
+		!strcmp(node->scalar, "null"));
+}
+
+bool param_expands(const struct param_spec *spec)
+{
+	return spec->type != PARAM_LIST && spec->type != PARAM_MAP;
+}
+
+static int node_error(const struct job_loader *ld, const struct jnode *node,
+		      const char *path, const char *what)
+{
+	return kd_error(ld->err, "%s:%d:%d: %s: %s", ld->name, node->line,
+			node->col, path, what);
+}
+
+/* Keeps the closest candidate to key, for a did-you-mean. */
+static void closest(const char *key, const char *candidate, const char **best,
+		    size_t *best_distance)
+{
+	size_t d = edit_distance(key, candidate);
+
+	if (d < *best_distance && d < strlen(key)) {
+		*best_distance = d;
+		*best = candidate;
+	}
+}
+
+static void closest_param(const char *key, const struct param_spec *params,
+			  const char **best, size_t *best_distance)
+{
+	for (size_t i = 0; params && params[i].name; i++)
+		closest(key, params[i].name, best, best_distance);
+}
+
+static int unknown_key(const struct job_loader *ld, const struct jnode *map,
+		       size_t i, const char *where, const char *best)
+{
+	const struct jnode_mark *mark = &map->key_marks[i];
+
+	if (best)
+		return kd_error(ld->err, "%s:%d:%d: unknown parameter '%s'%s; did you mean '%s'?",
+				ld->name, mark->line, mark->col, map->keys[i],
+				where, best);
+	return kd_error(ld->err, "%s:%d:%d: unknown parameter '%s'%s; see kdelta-job(5)",
+			ld->name, mark->line, mark->col, map->keys[i], where);
+}
+
+static int check_scalar(const struct job_loader *ld,
+			const struct param_spec *spec, const struct jnode *node,
+			const char *path)
+{
+	if (node->kind == JNODE_LIST)
+		return node_error(ld, node, path,
+				  "a list inside a list does not expand; give one list of values");
+	if (node->kind == JNODE_MAP)
+		return kd_error(ld->err, "%s:%d:%d: %s: expected a %s, not a mapping",
+				ld->name, node->line, node->col, path,
+				param_type_name(spec->type));
+	if (param_check(spec, node->scalar, ld->err) ||
+	    common_param_check(spec, node->scalar, ld->err))
+		return kd_error_prefix(ld->err, "%s:%d:%d: %s", ld->name,
+				       node->line, node->col, path);
+	return 0;
+}
+
+static int check_param(const struct job_loader *ld,
+		       const struct param_spec *spec, const struct jnode *node,
+		       const char *path)
+{
+	switch (spec->type) {
+	case PARAM_MAP:
+		if (node->kind == JNODE_MAP || jnode_is_null(node))
+			return 0;
+		return node_error(ld, node, path, "expected a mapping");
+	case PARAM_LIST:
+		if (node->kind != JNODE_LIST)
+			return node_error(ld, node, path,
+					  "expected a list, like [a, b]");
+		for (size_t i = 0; i < node->n; i++)
+			if (node->values[i]->kind != JNODE_SCALAR)
+				return node_error(ld, node->values[i], path,
+						  "expected a list of plain values");
+		return 0;
+	default:
+		break;
+	}
+	if (node->kind != JNODE_LIST)
+		return check_scalar(ld, spec, node, path);
+	if (!node->n)
+		return node_error(ld, node, path,
+				  "empty list: nothing to expand into");
+	for (size_t i = 0; i < node->n; i++)
+		if (check_scalar(ld, spec, node->values[i], path))
+			return -1;
+	return 0;
+}
+
+static int check_section(const struct job_loader *ld,
+			 const struct param_section *section,
+			 const struct jnode *map, const char *path)
+{
+	const struct param_spec *params = section->params;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < map->n; i++) {
+		const struct param_spec *spec = param_find(params, map->keys[i]);
+		const char *best = NULL;
+		size_t best_distance = 3;
+		char *where, *sub;
+
+		if (!spec) {
+			closest_param(map->keys[i], params, &best, &best_distance);
+			where = xasprintf(" in %s", path);
+			ret = unknown_key(ld, map, i, where, best);
+			free(where);
+			break;
+		}
+		sub = xasprintf("%s.%s", path, map->keys[i]);
+		ret = check_param(ld, spec, map->values[i], sub);
+		free(sub);
+	}
+	for (size_t i = 0; !ret && params && params[i].name; i++)
+		if (params[i].required && jnode_index(map, params[i].name) < 0)
+			ret = kd_error(ld->err, "%s:%d:%d: %s: missing required parameter '%s'",
+				       ld->name, map->line, map->col, path,
+				       params[i].name);
+	return ret;
+}
+
+/* A workload's or monitor's section: a mapping, empty, or a list of them. */
+static int check_section_slot(const struct job_loader *ld,
+			      const struct param_section *section,
+			      const struct jnode *node, const char *path)
+{
+	static const struct jnode empty = { .kind = JNODE_MAP };
+
+	if (node->kind == JNODE_MAP)
+		return check_section(ld, section, node, path);
+	if (jnode_is_null(node)) {
+		struct jnode here = empty;
+
+		here.line = node->line;
+		here.col = node->col;
+		return check_section(ld, section, &here, path);
+	}
+	if (node->kind == JNODE_SCALAR)
+		return node_error(ld, node, path,
+				  "expected a mapping of parameters");
+	if (!node->n)
+		return node_error(ld, node, path,
+				  "empty list: nothing to expand into");
+	for (size_t i = 0; i < node->n; i++) {
+		if (node->values[i]->kind == JNODE_LIST)
+			return node_error(ld, node->values[i], path,
+					  "expected a mapping of parameters");
+		if (check_section_slot(ld, section, node->values[i], path))
+			return -1;
+	}
+	return 0;
+}
+
+static int unknown_monitor(const struct job_loader *ld, const char *name,
+			   int line, int col)
+{
+	const char *best = NULL;
+	size_t best_distance = 3;
+
+	for (size_t i = 0; ld->schema->monitors && ld->schema->monitors[i]; i++)
+		closest(name, ld->schema->monitors[i]->name, &best, &best_distance);
+	if (best)
+		return kd_error(ld->err, "%s:%d:%d: unknown monitor '%s'; did you mean '%s'?",
+				ld->name, line, col, name, best);
+	return kd_error(ld->err, "%s:%d:%d: unknown monitor '%s'; see kdelta-job(5) for the monitors",
+			ld->name, line, col, name);
+}
+
+static int check_monitor_list(const struct job_loader *ld,
+			      const struct jnode *list)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		const struct jnode *item = list->values[i];
+
+		if (item->kind != JNODE_SCALAR)
+			return node_error(ld, item, "monitors",
+					  "expected a list of monitor names");
+		if (!schema_monitor(ld->schema, item->scalar))
+			return unknown_monitor(ld, item->scalar, item->line,
+					       item->col);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(list->values[j]->scalar, item->scalar))
+				return kd_error(ld->err, "%s:%d:%d: monitors: '%s' is listed twice",
+						ld->name, item->line, item->col,
+						item->scalar);
+	}
+	return 0;
+}
+
+static int check_monitors(const struct job_loader *ld, const struct jnode *node)
+{
+	if (node->kind == JNODE_LIST)
+		return check_monitor_list(ld, node);
+	if (node->kind != JNODE_MAP)
+		return jnode_is_null(node) ? 0 :
+		       node_error(ld, node, "monitors",
+				  "expected a list of monitor names or a mapping of monitor options");
+	for (size_t i = 0; i < node->n; i++) {
+		const struct param_section *section =
+			schema_monitor(ld->schema, node->keys[i]);
+		char *path;
+		int ret;
+
+		if (!section)
+			return unknown_monitor(ld, node->keys[i],
+					       node->key_marks[i].line,
+					       node->key_marks[i].col);
+		path = xasprintf("monitors.%s", node->keys[i]);
+		ret = check_section_slot(ld, section, node->values[i], path);
+		free(path);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+static int unknown_top_key(const struct job_loader *ld,
+			   const struct jnode *root, size_t i)
+{
+	const struct job_schema *schema = ld->schema;
+	const char *best = NULL;
+	size_t best_distance = 3;
+
+	closest_param(root->keys[i], schema->common->params, &best,
+		      &best_distance);
+	closest(root->keys[i], "monitors", &best, &best_distance);
+	for (size_t w = 0; schema->workloads && schema->workloads[w]; w++)
+		closest(root->keys[i], schema->workloads[w]->name, &best,
+			&best_distance);
+	return unknown_key(ld, root, i, "", best);
+}
+
+static int check_top_key(const struct job_loader *ld, const struct jnode *root,
+			 size_t i, const char **workload)
+{
+	const char *key = root->keys[i];
+	const struct param_spec *spec;
+	const struct param_section *section;
+
+	if (!strcmp(key, "monitors"))
+		return check_monitors(ld, root->values[i]);
+	spec = param_find(ld->schema->common->params, key);
+	if (spec)
+		return check_param(ld, spec, root->values[i], key);
+	section = schema_workload(ld->schema, key);
+	if (!section)
+		return unknown_top_key(ld, root, i);
+	if (*workload)
+		return kd_error(ld->err, "%s:%d:%d: second workload section '%s' after '%s'; a job runs one workload",
+				ld->name, root->key_marks[i].line,
+				root->key_marks[i].col, key, *workload);
+	*workload = key;
+	return check_section_slot(ld, section, root->values[i], key);
+}
+
+int job_validate(const struct job_loader *ld, const struct jnode *root)
+{
+	const char *workload = NULL;
+
+	if (root->kind != JNODE_MAP)
+		return kd_error(ld->err, "%s:%d:%d: a job document must be a mapping of parameters, like 'fs: xfs'",
+				ld->name, root->line, root->col);
+	for (size_t i = 0; i < root->n; i++)
+		if (check_top_key(ld, root, i, &workload))
+			return -1;
+	return 0;
+}
+
+struct jnode *param_default(const struct param_spec *spec)
+{
+	bool list = spec->type == PARAM_LIST;
+	struct jnode **docs = NULL, *value = NULL;
+	size_t ndocs = 0;
+
+	if (!list && spec->type != PARAM_MAP)
+		return jnode_new_scalar(spec->def ? spec->def : "");
+	/* Declarations are checked by the unit tests; be lenient here. */
+	if (spec->def && !job_parse_documents(spec->def, strlen(spec->def),
+					      spec->name, &docs, &ndocs, NULL) &&
+	    ndocs && docs[0]->kind == (list ? JNODE_LIST : JNODE_MAP)) {
+		value = docs[0];
+		docs[0] = NULL;
+	}
+	for (size_t i = 0; i < ndocs; i++)
+		jnode_free(docs[i]);
+	free(docs);
+	if (!value)
+		value = list ? jnode_new_list() : jnode_new_map();
+	return value;
+}
+
+/* A null section becomes an empty map; absent parameters get defaults. */
+static void complete_section(const struct param_section *section,
+			     struct jnode **slot)
+{
+	struct jnode *map = *slot;
+
+	if (map->kind != JNODE_MAP) {
+		struct jnode *empty = jnode_new_map();
+
+		empty->line = map->line;
+		empty->col = map->col;
+		jnode_free(map);
+		*slot = map = empty;
+	}
+	for (const struct param_spec *p = section->params; p && p->name; p++)
+		if (p->def && jnode_index(map, p->name) < 0)
+			jnode_append(map, p->name, 0, 0, param_default(p));
+}
+
+/* Makes "monitors" a mapping of name -> options, the form readers see. */
+static void complete_monitors(const struct job_loader *ld, struct jnode **slot)
+{
+	struct jnode *node = *slot;
+
+	if (node->kind != JNODE_MAP) {
+		struct jnode *map = jnode_new_map();
+
+		map->line = node->line;
+		map->col = node->col;
+		for (size_t i = 0; node->kind == JNODE_LIST && i < node->n; i++)
+			jnode_append(map, node->values[i]->scalar,
+				     node->values[i]->line, node->values[i]->col,
+				     jnode_new_map());
+		jnode_free(node);
+		*slot = node = map;
+	}
+	for (size_t i = 0; i < node->n; i++)
+		complete_section(schema_monitor(ld->schema, node->keys[i]),
+				 &node->values[i]);
+}
+
+/* Adds a key in front: the testcase reads best first. */
+static void prepend(struct jnode *map, const char *key, struct jnode *value)
+{
+	size_t n = map->n;
+	char *last_key;
+
+	jnode_append(map, key, 0, 0, value);
+	last_key = map->keys[n];
+	memmove(&map->keys[1], &map->keys[0], n * sizeof(*map->keys));
+	memmove(&map->values[1], &map->values[0], n * sizeof(*map->values));
+	memmove(&map->key_marks[1], &map->key_marks[0],
+		n * sizeof(*map->key_marks));
+	map->keys[0] = last_key;
+	map->values[0] = value;
+	map->key_marks[0] = (struct jnode_mark){ 0, 0 };
+}
+
+const char *job_complete(const struct job_loader *ld, struct jnode *root)
+{
+	const struct param_spec *common = ld->schema->common->params;
+	const char *workload = NULL;
+
+	for (size_t i = 0; i < root->n; i++) {
+		const struct param_section *section =
+			schema_workload(ld->schema, root->keys[i]);
+		const struct param_spec *spec = param_find(common, root->keys[i]);
+
+		if (!strcmp(root->keys[i], "monitors")) {
+			complete_monitors(ld, &root->values[i]);
+		} else if (section) {
+			workload = root->keys[i];
+			complete_section(section, &root->values[i]);
+		} else if (spec && spec->type == PARAM_MAP &&
+			   root->values[i]->kind != JNODE_MAP) {
+			jnode_free(root->values[i]);
+			root->values[i] = jnode_new_map();
+		}
+	}
+	if (workload && param_find(common, "testcase") &&
+	    jnode_index(root, "testcase") < 0)
+		prepend(root, "testcase", jnode_new_scalar(workload));
+	for (const struct param_spec *p = common; p && p->name; p++)
+		if (p->def && jnode_index(root, p->name) < 0)
+			jnode_append(root, p->name, 0, 0, param_default(p));
+	return workload;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_JOB_INTERNAL_H
+#define KDELTA_JOB_INTERNAL_H
+
+/* Shared by the job-file modules (src/job*.c, src/params.c); not an API. */
+#include <sys/types.h>
+
+#include "kdelta/job.h"
+
+/* Nesting deeper than this is refused: no job file needs it. */
+#define JOB_MAX_DEPTH 32
+/* A job file is a few kilobytes; this is only a sanity limit. */
+#define JOB_MAX_FILE_SIZE (16u << 20)
+
+struct jnode *jnode_new_list(void);
+/* Appends an entry (key and mark only for maps) without a duplicate check. */
+void jnode_append(struct jnode *node, const char *key, int line, int col,
+		  struct jnode *value);
+/* Index of key in map, or -1. */
+ssize_t jnode_index(const struct jnode *map, const char *key);
+
+/*
+ * Parses YAML text into one tree per document.  Refuses what job files do
+ * not use (anchors and aliases, '{{ }}' templates, duplicate keys, complex
+ * keys) and what is not text, with a "name:line:col: ..." message.
+ */
+int job_parse_documents(const char *text, size_t len, const char *name,
+			struct jnode ***docs, size_t *ndocs, struct kd_err *err);
+
+/*
+ * Common parameters whose values are not part of a job's name: descriptive
+ * ones (testcase is the directory above the name in the store) and those
+ * the runner records (src/params.c).
+ */
+bool param_in_job_name(const char *name);
+/* Checks beyond the type that some common parameters have (src/params.c). */
+int common_param_check(const struct param_spec *spec, const char *value,
+		       struct kd_err *err);
+
+/* Loading one file against one schema; err receives the first error. */
+struct job_loader {
+	const char *name;
+	const struct job_schema *schema;
+	struct kd_err *err;
+};
+
+const struct param_section *schema_workload(const struct job_schema *schema,
+					    const char *name);
+const struct param_section *schema_monitor(const struct job_schema *schema,
+					   const char *name);
+/* An empty value, "~" or "null": a section with all its defaults. */
+bool jnode_is_null(const struct jnode *node);
+/* Whether a list at this parameter expands (every type but list and map). */
+bool param_expands(const struct param_spec *spec);
+
+/* Checks a document (merged over the base) against the schema. */
+int job_validate(const struct job_loader *ld, const struct jnode *root);
+/*
+ * Completes an expanded job: defaults filled in, empty sections made maps,
+ * a list of monitors made a mapping.  Returns the workload key or NULL.
+ */
+const char *job_complete(const struct job_loader *ld, struct jnode *root);
+/* The value of spec->def as a tree (lists and maps are YAML text). */
+struct jnode *param_default(const struct param_spec *spec);
+
+#endif

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The value tree of a job (struct jnode): construction, lookup, typed
+ * getters, and emitting a job back as YAML.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "kdelta/job.h"
+#include "kdelta/util.h"
+
+static struct jnode *jnode_new(enum jnode_kind kind)
+{
+	struct jnode *node = xcalloc(1, sizeof(*node));
+
+	node->kind = kind;
+	return node;
+}
+
+struct jnode *jnode_new_scalar(const char *value)
+{
+	struct jnode *node = jnode_new(JNODE_SCALAR);
+
+	node->scalar = xstrdup(value);
+	return node;
+}
+
+struct jnode *jnode_new_map(void)
+{
+	return jnode_new(JNODE_MAP);
+}
+
+struct jnode *jnode_new_list(void)
+{
+	return jnode_new(JNODE_LIST);
+}
+
+void jnode_free(struct jnode *node)
+{
+	if (!node)
+		return;
+	for (size_t i = 0; i < node->n; i++) {
+		if (node->keys)
+			free(node->keys[i]);
+		jnode_free(node->values[i]);
+	}
+	free(node->keys);
+	free(node->key_marks);
+	free(node->values);
+	free(node->scalar);
+	free(node);
+}
+
+/* Appends without looking for the key: for the loader and for lists. */
+void jnode_append(struct jnode *node, const char *key, int line, int col,
+		  struct jnode *value)
+{
+	node->values = xreallocarray(node->values, node->n + 1,
+				     sizeof(*node->values));
+	if (node->kind == JNODE_MAP) {
+		node->keys = xreallocarray(node->keys, node->n + 1,
+					   sizeof(*node->keys));
+		node->key_marks = xreallocarray(node->key_marks, node->n + 1,
+						sizeof(*node->key_marks));
+		node->keys[node->n] = xstrdup(key);
+		node->key_marks[node->n].line = line;
+		node->key_marks[node->n].col = col;
+	}
+	node->values[node->n++] = value;
+}
+
+struct jnode *jnode_clone(const struct jnode *node)
+{
+	struct jnode *copy = jnode_new(node->kind);
+
+	copy->line = node->line;
+	copy->col = node->col;
+	if (node->scalar)
+		copy->scalar = xstrdup(node->scalar);
+	for (size_t i = 0; i < node->n; i++) {
+		const struct jnode_mark *mark =
+			node->key_marks ? &node->key_marks[i] : NULL;
+
+		jnode_append(copy, node->keys ? node->keys[i] : NULL,
+			     mark ? mark->line : 0, mark ? mark->col : 0,
+			     jnode_clone(node->values[i]));
+	}
+	return copy;
+}
+
+ssize_t jnode_index(const struct jnode *map, const char *key)
+{
+	if (!map || map->kind != JNODE_MAP)
+		return -1;
+	for (size_t i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i], key))
+			return (ssize_t)i;
+	return -1;
+}
+
+void jnode_set(struct jnode *map, const char *key, struct jnode *value)
+{
+	ssize_t i = jnode_index(map, key);
+
+	if (i < 0) {
+		jnode_append(map, key, 0, 0, value);
+		return;
+	}
+	jnode_free(map->values[i]);
+	map->values[i] = value;
+}
+
+const struct jnode *jnode_get(const struct jnode *map, const char *key)
+{
+	ssize_t i = jnode_index(map, key);
+
+	return i < 0 ? NULL : map->values[i];
+}
+
+const char *jnode_str(const struct jnode *map, const char *key)
+{
+	const struct jnode *node = jnode_get(map, key);
+
+	return node && node->kind == JNODE_SCALAR ? node->scalar : NULL;
+}
+
+int64_t jnode_int(const struct jnode *map, const char *key)
+{
+	const char *s = jnode_str(map, key);
+	int64_t value = 0;
+
+	if (s && parse_int(s, &value, NULL))
+		value = 0;
+	return value;
+}
+
+uint64_t jnode_size(const struct jnode *map, const char *key)
+{
+	const char *s = jnode_str(map, key);
+	uint64_t value = 0;
+
+	if (s && parse_size(s, &value, NULL))
+		value = 0;
+	return value;
+}
+
+double jnode_duration(const struct jnode *map, const char *key)
+{
+	const char *s = jnode_str(map, key);
+	double value = 0;
+
+	if (s && parse_duration(s, &value, NULL))
+		value = 0;
+	return value;
+}
+
+bool jnode_bool(const struct jnode *map, const char *key)
+{
+	const char *s = jnode_str(map, key);
+	bool value = false;
+
+	if (s && parse_bool(s, &value, NULL))
+		value = false;
+	return value;
+}
+
+static int emit_to_strbuf(void *data, unsigned char *buffer, size_t size)
+{
+	strbuf_add(data, buffer, size);
+	return 1;
+}
+
+static void emit_scalar(yaml_emitter_t *emitter, const char *s)
+{
+	yaml_event_t event;
+
+	yaml_scalar_event_initialize(&event, NULL, NULL,
+				     (yaml_char_t *)s, (int)strlen(s), 1, 1,
+				     YAML_ANY_SCALAR_STYLE);
+	yaml_emitter_emit(emitter, &event);
+}
+
+static void emit_node(yaml_emitter_t *emitter, const struct jnode *node)
+{
+	yaml_event_t event;
+
+	switch (node->kind) {
+	case JNODE_SCALAR:
+		emit_scalar(emitter, node->scalar);
+		return;
+	case JNODE_MAP:
+		yaml_mapping_start_event_initialize(&event, NULL, NULL, 1,
+			node->n ? YAML_BLOCK_MAPPING_STYLE : YAML_FLOW_MAPPING_STYLE);
+		yaml_emitter_emit(emitter, &event);
+		for (size_t i = 0; i < node->n; i++) {
+			emit_scalar(emitter, node->keys[i]);
+			emit_node(emitter, node->values[i]);
+		}
+		yaml_mapping_end_event_initialize(&event);
+		break;
+	case JNODE_LIST:
+		yaml_sequence_start_event_initialize(&event, NULL, NULL, 1,
+			node->n ? YAML_BLOCK_SEQUENCE_STYLE : YAML_FLOW_SEQUENCE_STYLE);
+		yaml_emitter_emit(emitter, &event);
+		for (size_t i = 0; i < node->n; i++)
+			emit_node(emitter, node->values[i]);
+		yaml_sequence_end_event_initialize(&event);
+		break;
+	}
+	yaml_emitter_emit(emitter, &event);
+}
+
+/*
+ * libyaml's emitter does the quoting; it only fails on invalid events or
+ * invalid UTF-8, and a validated job has neither.
+ */
+void job_to_yaml(const struct jnode *root, struct strbuf *out)
+{
+	yaml_emitter_t emitter;
+	yaml_event_t event;
+
+	yaml_emitter_initialize(&emitter);
+	yaml_emitter_set_output(&emitter, emit_to_strbuf, out);
+	yaml_emitter_set_unicode(&emitter, 1);
+	yaml_emitter_set_width(&emitter, -1);
+	yaml_stream_start_event_initialize(&event, YAML_UTF8_ENCODING);
+	yaml_emitter_emit(&emitter, &event);
+	yaml_document_start_event_initialize(&event, NULL, NULL, NULL, 1);
+	yaml_emitter_emit(&emitter, &event);
+	emit_node(&emitter, root);
+	yaml_document_end_event_initialize(&event, 1);
+	yaml_emitter_emit(&emitter, &event);
+	yaml_stream_end_event_initialize(&event);
+	yaml_emitter_emit(&emitter, &event);
+	yaml_emitter_flush(&emitter);
+	yaml_emitter_delete(&emitter);
+}

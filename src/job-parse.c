@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * YAML text to jnode trees, one per document, with libyaml's event parser.
+ *
+ * Anchors and aliases are refused outright: LKP job files do not use them,
+ * and refusing them is the simplest complete defence against alias bombs
+ * ("billion laughs"), which then fail at their first anchor.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "job-internal.h"
+#include "kdelta/util.h"
+
+struct frame {
+	struct jnode *node;
+	char *key;		/* a map's key waiting for its value */
+	int key_line, key_col;
+};
+
+struct builder {
+	const char *name;	/* the file, for messages */
+	struct frame stack[JOB_MAX_DEPTH + 1];
+	size_t depth;
+	struct jnode *root;
+	struct jnode **docs;
+	size_t ndocs, alloc;
+};
+
+/* Line and column (1-based, in bytes) of offset in text. */
+static void position(const char *text, size_t offset, int *line, int *col)
+{
+	const char *bol = text;
+
+	*line = 1;
+	for (size_t i = 0; i < offset; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			bol = text + i + 1;
+		}
+	}
+	*col = (int)(text + offset - bol) + 1;
+}
+
+static size_t utf8_sequence_length(const unsigned char *p, size_t left)
+{
+	size_t n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2 :
+		   *p >= 0xe0 && *p < 0xf0 ? 3 : *p >= 0xf0 && *p < 0xf5 ? 4 : 0;
+
+	if (!n || n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong three- and four-byte forms, surrogates, > U+10FFFF. */
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/* Job files are UTF-8 text: say so before libyaml says something vaguer. */
+static int check_text(const char *text, size_t len, const char *name,
+		      struct kd_err *err)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	int line, col;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_sequence_length(p + i, len - i);
+
+		if ((p[i] < 0x20 && !strchr("\t\n\r", p[i])) || p[i] == 0x7f) {
+			position(text, i, &line, &col);
+			return kd_error(err, "%s:%d:%d: binary data (byte 0x%02x), not a YAML job file",
+					name, line, col, p[i]);
+		}
+		if (!n) {
+			position(text, i, &line, &col);
+			return kd_error(err, "%s:%d:%d: invalid UTF-8 (byte 0x%02x); job files must be UTF-8 text",
+					name, line, col, p[i]);
+		}
+		i += n;
+	}
+	return 0;
+}
+
+/*
+ * lkp-tests job files may compute values with embedded Ruby, "{{ ... }}".
+ * YAML would read that as a nested flow mapping, so look for a value that
+ * starts with "{{" before parsing.
+ */
+static int check_templates(const char *text, const char *name,
+			   struct kd_err *err)
+{
+	for (const char *p = strstr(text, "{{"); p; p = strstr(p + 2, "{{")) {
+		const char *q = p;
+		int line, col;
+
+		while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		if (q > text && !strchr(":-[,\n", q[-1]))
+			continue;
+		position(text, (size_t)(p - text), &line, &col);
+		return kd_error(err, "%s:%d:%d: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out",
+				name, line, col);
+	}
+	return 0;
+}
+
+static int syntax_error(const yaml_parser_t *parser, const char *text,
+			const char *name, struct kd_err *err)
+{
+	int line = (int)parser->problem_mark.line + 1;
+	int col = (int)parser->problem_mark.column + 1;
+	const char *bol = text;
+
+	if (parser->error == YAML_READER_ERROR)
+		return kd_error(err, "%s: %s", name, parser->problem);
+	for (int l = 1; l < line && (bol = strchr(bol, '\n')); l++)
+		bol++;
+	if (parser->error == YAML_SCANNER_ERROR && bol) {
+		size_t indent = strspn(bol, " \t");
+		const char *tab = memchr(bol, '\t', indent);
+
+		if (tab)
+			return kd_error(err, "%s:%d:%d: tab character in indentation; indent with spaces",
+					name, line, (int)(tab - bol) + 1);
+	}
+	if (parser->context)
+		return kd_error(err, "%s:%d:%d: YAML syntax error: %s (%s at line %d, column %d)",
+				name, line, col, parser->problem, parser->context,
+				(int)parser->context_mark.line + 1,
+				(int)parser->context_mark.column + 1);
+	return kd_error(err, "%s:%d:%d: YAML syntax error: %s", name, line, col,
+			parser->problem);
+}
+
+static int mark_error(struct builder *b, const yaml_mark_t *mark,
+		      struct kd_err *err, const char *what)
+{
+	return kd_error(err, "%s:%d:%d: %s", b->name, (int)mark->line + 1,
+			(int)mark->column + 1, what);
+}
+
+/* Attaches a new node to the open map or list, or makes it the root. */
+static int attach(struct builder *b, struct jnode *node, struct kd_err *err)
+{
+	struct frame *top;
+
+	if (!b->depth) {
+		b->root = node;
+		return 0;
+	}
+	top = &b->stack[b->depth - 1];
+	if (top->node->kind == JNODE_LIST) {
+		jnode_append(top->node, NULL, 0, 0, node);
+		return 0;
+	}
+	if (!top->key) {
+		int line = node->line, col = node->col;
+
+		jnode_free(node);
+		return kd_error(err, "%s:%d:%d: a key must be a plain name, not a list or a mapping",
+				b->name, line, col);
+	}
+	jnode_append(top->node, top->key, top->key_line, top->key_col, node);
+	free(top->key);
+	top->key = NULL;
+	return 0;
+}
+
+static int add_key(struct builder *b, const yaml_event_t *event,
+		   struct kd_err *err)
+{
+	struct frame *top = &b->stack[b->depth - 1];
+	const char *key = (const char *)event->data.scalar.value;
+	ssize_t first = jnode_index(top->node, key);
+
+	if (first >= 0)
+		return kd_error(err, "%s:%d:%d: duplicate key '%s' (first at line %d)",
+				b->name, (int)event->start_mark.line + 1,
+				(int)event->start_mark.column + 1, key,
+				top->node->key_marks[first].line);
+	top->key = xstrdup(key);
+	top->key_line = (int)event->start_mark.line + 1;
+	top->key_col = (int)event->start_mark.column + 1;
+	return 0;
+}
+
+static int open_node(struct builder *b, const yaml_event_t *event,
+		     struct jnode *node, struct kd_err *err)
+{
+	node->line = (int)event->start_mark.line + 1;
+	node->col = (int)event->start_mark.column + 1;
+	if (attach(b, node, err))
+		return -1;
+	if (node->kind == JNODE_SCALAR)
+		return 0;
+	if (b->depth == JOB_MAX_DEPTH)
+		return mark_error(b, &event->start_mark, err,
+				  "nested too deeply for a job file");
+	b->stack[b->depth++] = (struct frame){ .node = node };
+	return 0;
+}
+
+static int end_document(struct builder *b)
+{
+	ALLOC_GROW(b->docs, b->ndocs + 1, b->alloc);
+	b->docs[b->ndocs++] = b->root;
+	b->root = NULL;
+	return 0;
+}
+
+static int handle_event(struct builder *b, const yaml_event_t *event,
+			struct kd_err *err)
+{
+	const yaml_char_t *anchor = NULL;
+
+	switch (event->type) {
+	case YAML_ALIAS_EVENT:
+		return mark_error(b, &event->start_mark, err,
+				  "YAML aliases (*name) are not allowed in job files; write the values out");
+	case YAML_SCALAR_EVENT:
+		anchor = event->data.scalar.anchor;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		anchor = event->data.sequence_start.anchor;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		anchor = event->data.mapping_start.anchor;
+		break;
+	default:
+		break;
+	}
+	if (anchor)
+		return mark_error(b, &event->start_mark, err,
+				  "YAML anchors (&name) are not allowed in job files; write the values out");
+	switch (event->type) {
+	case YAML_SCALAR_EVENT:
+		if (b->depth && b->stack[b->depth - 1].node->kind == JNODE_MAP &&
+		    !b->stack[b->depth - 1].key)
+			return add_key(b, event, err);
+		return open_node(b, event, jnode_new_scalar(
+				 (const char *)event->data.scalar.value), err);
+	case YAML_SEQUENCE_START_EVENT:
+		return open_node(b, event, jnode_new_list(), err);
+	case YAML_MAPPING_START_EVENT:
+		return open_node(b, event, jnode_new_map(), err);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		b->depth--;
+		return 0;
+	case YAML_DOCUMENT_END_EVENT:
+		return end_document(b);
+	default:
+		return 0;
+	}
+}
+
+static void builder_release(struct builder *b)
+{
+	for (size_t i = 0; i < b->depth; i++)
+		free(b->stack[i].key);
+	jnode_free(b->root);
+	for (size_t i = 0; i < b->ndocs; i++)
+		jnode_free(b->docs[i]);
+	free(b->docs);
+}
+
+static int parse_events(struct builder *b, const char *text, size_t len,
+			struct kd_err *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t event;
+	int ret = 0;
+
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	do {
+		if (!yaml_parser_parse(&parser, &event)) {
+			ret = syntax_error(&parser, text, b->name, err);
+			break;
+		}
+		ret = handle_event(b, &event, err);
+		if (event.type == YAML_STREAM_END_EVENT)
+			break;
+		yaml_event_delete(&event);
+	} while (!ret);
+	yaml_event_delete(&event);
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
+int job_parse_documents(const char *text, size_t len, const char *name,
+			struct jnode ***docs, size_t *ndocs, struct kd_err *err)
+{
+	struct builder b = { .name = name };
+
+	if (len > JOB_MAX_FILE_SIZE)
+		return kd_error(err, "%s: too large for a job file (%zu bytes)",
+				name, len);
+	if (check_text(text, len, name, err) || check_templates(text, name, err))
+		return -1;
+	if (parse_events(&b, text, len, err)) {
+		builder_release(&b);
+		return -1;
+	}
+	*docs = b.docs;
+	*ndocs = b.ndocs;
+	return 0;
+}

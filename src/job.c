@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Job files (kdelta-job(5)): documents merged over the first one, lists
+ * expanded into their cartesian product as lkp-tests' split-job does (the
+ * first list in the file varies slowest), defaults filled in, and a
+ * readable, unique name for each job.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "job-internal.h"
+#include "kdelta/util.h"
+
+/* Longest job name: it is one path component of the store. */
+#define JOB_NAME_MAX 120
+
+/*
+ * Called for each list that expands, in file order; a nonzero return stops
+ * the walk.  section is set when the list is one of mappings (a workload's
+ * or a monitor's section), NULL when it is one of values.
+ */
+typedef int (*point_fn)(struct jnode **slot,
+			const struct param_section *section, void *ctx);
+
+static int walk_section(const struct param_section *section,
+			struct jnode *map, point_fn fn, void *ctx)
+{
+	for (size_t i = 0; map->kind == JNODE_MAP && i < map->n; i++) {
+		const struct param_spec *spec =
+			param_find(section->params, map->keys[i]);
+
+		if (map->values[i]->kind == JNODE_LIST && spec &&
+		    param_expands(spec) &&
+		    fn(&map->values[i], NULL, ctx))
+			return 1;
+	}
+	return 0;
+}
+
+static int walk_section_slot(const struct param_section *section,
+			     struct jnode **slot, point_fn fn, void *ctx)
+{
+	if ((*slot)->kind == JNODE_LIST)
+		return fn(slot, section, ctx);
+	return walk_section(section, *slot, fn, ctx);
+}
+
+static int walk_monitors(const struct job_loader *ld, struct jnode *node,
+			 point_fn fn, void *ctx)
+{
+	for (size_t i = 0; node->kind == JNODE_MAP && i < node->n; i++)
+		if (walk_section_slot(schema_monitor(ld->schema, node->keys[i]),
+				      &node->values[i], fn, ctx))
+			return 1;
+	return 0;
+}
+
+/* Walks the lists that expand in a validated document, in file order. */
+static int walk_points(const struct job_loader *ld, struct jnode *root,
+		       point_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < root->n; i++) {
+		const char *key = root->keys[i];
+		const struct param_spec *spec =
+			param_find(ld->schema->common->params, key);
+		const struct param_section *section =
+			schema_workload(ld->schema, key);
+		int stop = 0;
+
+		if (!strcmp(key, "monitors"))
+			stop = walk_monitors(ld, root->values[i], fn, ctx);
+		else if (section)
+			stop = walk_section_slot(section, &root->values[i], fn, ctx);
+		else if (root->values[i]->kind == JNODE_LIST && spec &&
+			 param_expands(spec))
+			stop = fn(&root->values[i], NULL, ctx);
+		if (stop)
+			return 1;
+	}
+	return 0;
+}
+
+/* Counting: a product over the lists, saturating at UINT64_MAX. */
+static uint64_t saturating_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static int count_point(struct jnode **slot, const struct param_section *section,
+		       void *ctx)
+{
+	uint64_t *product = ctx, sum = 0;
+
+	if (!section) {
+		*product = saturating_mul(*product, (*slot)->n);
+		return 0;
+	}
+	for (size_t i = 0; i < (*slot)->n; i++) {
+		uint64_t items = 1;
+
+		walk_section(section, (*slot)->values[i], count_point, &items);
+		sum = sum + items < sum ? UINT64_MAX : sum + items;
+	}
+	*product = saturating_mul(*product, sum);
+	return 0;
+}
+
+static uint64_t count_jobs(const struct job_loader *ld, struct jnode *root)
+{
+	uint64_t product = 1;
+
+	walk_points(ld, root, count_point, &product);
+	return product;
+}
+
+static int first_point(struct jnode **slot,
+		       const struct param_section *section, void *ctx)
+{
+	(void)section;
+	*(struct jnode ***)ctx = slot;
+	return 1;
+}
+
+struct expansion {
+	const struct job_loader *ld;
+	struct job_set *set;
+	int document;
+};
+
+static void add_job(struct expansion *x, struct jnode *root)
+{
+	struct job *job;
+	const char *workload;
+
+	x->set->jobs = xreallocarray(x->set->jobs, x->set->n + 1,
+				     sizeof(*x->set->jobs));
+	job = &x->set->jobs[x->set->n++];
+	workload = job_complete(x->ld, root);
+	*job = (struct job){
+		.root = root,
+		.source = xstrdup(x->ld->name),
+		.document = x->document,
+		.workload = workload ? xstrdup(workload) : NULL,
+	};
+}
+
+/*
+ * Takes tree.  The first list that expands varies slowest: each of its
+ * items is put in its place in turn, and the copy expands its other lists.
+ */
+static void expand(struct expansion *x, struct jnode *tree)
+{
+	struct jnode **slot = NULL, *list;
+
+	walk_points(x->ld, tree, first_point, &slot);
+	if (!slot) {
+		add_job(x, tree);
+		return;
+	}
+	list = *slot;
+	for (size_t i = 0; i < list->n; i++) {
+		*slot = list->values[i];
+		expand(x, jnode_clone(tree));
+	}
+	*slot = list;
+	jnode_free(tree);
+}
+
+static bool jnode_equal(const struct jnode *a, const struct jnode *b)
+{
+	if (a->kind != b->kind || a->n != b->n)
+		return false;
+	if (a->kind == JNODE_SCALAR)
+		return !strcmp(a->scalar, b->scalar);
+	for (size_t i = 0; i < a->n; i++)
+		if ((a->keys && strcmp(a->keys[i], b->keys[i])) ||
+		    !jnode_equal(a->values[i], b->values[i]))
+			return false;
+	return true;
+}
+
+/* Whether value is its parameter's default (4k and 4096 are the same). */
+static bool is_default(const struct param_spec *spec, const struct jnode *value)
+{
+	struct jnode *def;
+	bool same;
+
+	if (!spec->def)
+		return false;
+	if (value->kind == JNODE_SCALAR) {
+		union { uint64_t size; double duration; int64_t i; bool yes; } a, b;
+
+		switch (spec->type) {
+		case PARAM_SIZE:
+			return !parse_size(value->scalar, &a.size, NULL) &&
+			       !parse_size(spec->def, &b.size, NULL) && a.size == b.size;
+		case PARAM_DURATION:
+			return !parse_duration(value->scalar, &a.duration, NULL) &&
+			       !parse_duration(spec->def, &b.duration, NULL) &&
+			       a.duration == b.duration;
+		case PARAM_INT:
+			return !parse_int(value->scalar, &a.i, NULL) &&
+			       !parse_int(spec->def, &b.i, NULL) && a.i == b.i;
+		case PARAM_BOOL:
+			return !parse_bool(value->scalar, &a.yes, NULL) &&
+			       !parse_bool(spec->def, &b.yes, NULL) && a.yes == b.yes;
+		default:
+			break;
+		}
+	}
+	def = param_default(spec);
+	same = jnode_equal(value, def);
+	jnode_free(def);
+	return same;
+}
+
+/* Adds a value that is not its parameter's default to a job's name. */
+static void name_add(struct strbuf *sb, const struct param_spec *spec,
+		     const struct jnode *value)
+{
+	if (!spec || value->kind == JNODE_MAP || is_default(spec, value))
+		return;
+	if (sb->len)
+		strbuf_addch(sb, '-');
+	if (value->kind == JNODE_SCALAR)
+		strbuf_addstr(sb, value->scalar);
+	for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
+		strbuf_addf(sb, "%s%s", j ? "," : "", value->values[j]->scalar);
+}
+
+/*
+ * LKP's way: the job's parameter values in file order, joined by '-', so
+ * "disk: 1BRD_48G, fs: xfs, aim7: {test: disk_wrt, load: 3000}" is named
+ * 1BRD_48G-xfs-disk_wrt-3000.  Values at their defaults are left out, so
+ * that a completed job (as split writes it and the runner records it) has
+ * the same name as the job it came from.
+ */
+static char *job_name(const struct job_loader *ld, const struct jnode *root)
+{
+	const struct param_spec *common = ld->schema->common->params;
+	struct strbuf sb = STRBUF_INIT;
+	char *name;
+
+	for (size_t i = 0; i < root->n; i++) {
+		const struct param_section *section =
+			schema_workload(ld->schema, root->keys[i]);
+		const struct jnode *map = root->values[i];
+
+		for (size_t j = 0; section && j < map->n; j++)
+			name_add(&sb, param_find(section->params, map->keys[j]),
+				 map->values[j]);
+		if (!section && param_in_job_name(root->keys[i]))
+			name_add(&sb, param_find(common, root->keys[i]), map);
+	}
+	name = safe_name(sb.len ? sb.buf : "defaults", JOB_NAME_MAX);
+	strbuf_release(&sb);
+	return name;
+}
+
+/* The names given so far, and the next suffix to try for each. */
+struct name_entry {
+	char *name;
+	int next;
+};
+
+static struct name_entry *name_find(struct name_entry *table, size_t mask,
+				    const char *name)
+{
+	size_t i = hash64(name, strlen(name)) & mask;
+
+	while (table[i].name && strcmp(table[i].name, name))
+		i = (i + 1) & mask;
+	return &table[i];
+}
+
+/*
+ * Names the jobs; a name seen before gains "-2", "-3", ... in job order.
+ * Each name remembers its next suffix, so that many equal names stay cheap.
+ */
+static void name_jobs(const struct job_loader *ld, struct job_set *set)
+{
+	size_t size = 16;
+	struct name_entry *table;
+
+	while (size < 4 * set->n)
+		size *= 2;
+	table = xcalloc(size, sizeof(*table));
+	for (size_t i = 0; i < set->n; i++) {
+		char *base = job_name(ld, set->jobs[i].root);
+		struct name_entry *seen = name_find(table, size - 1, base);
+		struct name_entry *slot = seen;
+		char *name = xstrdup(base);
+
+		for (int k = seen->name ? seen->next : 0; slot->name; k++) {
+			free(name);
+			name = xasprintf("%s-%d", base, k);
+			slot = name_find(table, size - 1, name);
+			seen->next = k + 1;
+		}
+		*slot = (struct name_entry){ .name = name, .next = 2 };
+		free(base);
+		set->jobs[i].name = name;
+	}
+	free(table);
+}
+
+/* A later document over a copy of the first: its keys replace wholesale. */
+static struct jnode *merge(const struct jnode *base, const struct jnode *doc)
+{
+	struct jnode *merged = jnode_clone(base);
+
+	for (size_t i = 0; i < doc->n; i++) {
+		ssize_t at = jnode_index(merged, doc->keys[i]);
+
+		if (at < 0) {
+			jnode_append(merged, doc->keys[i], doc->key_marks[i].line,
+				     doc->key_marks[i].col,
+				     jnode_clone(doc->values[i]));
+			continue;
+		}
+		jnode_free(merged->values[at]);
+		merged->values[at] = jnode_clone(doc->values[i]);
+		merged->key_marks[at] = doc->key_marks[i];
+	}
+	return merged;
+}
+
+static int check_documents(const struct job_loader *ld, struct jnode **docs,
+			   size_t ndocs)
+{
+	for (size_t i = 0; i < ndocs; i++) {
+		if (ndocs == 1 && jnode_is_null(docs[i]))
+			break;
+		if (jnode_is_null(docs[i]))
+			return kd_error(ld->err, "%s:%d:%d: empty YAML document; remove the '---' or add parameters",
+					ld->name, docs[i]->line, docs[i]->col);
+		if (docs[i]->kind != JNODE_MAP)
+			return kd_error(ld->err, "%s:%d:%d: a job document must be a mapping of parameters, like 'fs: xfs'",
+					ld->name, docs[i]->line, docs[i]->col);
+	}
+	if (!ndocs || jnode_is_null(docs[0]))
+		return kd_error(ld->err, "%s: empty job file; see kdelta-job(5) for the format",
+				ld->name);
+	return 0;
+}
+
+/* Merges and checks every document, and counts the jobs before expanding. */
+static int prepare(const struct job_loader *ld, struct jnode **docs,
+		   size_t ndocs, struct jnode **merged)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < ndocs; i++) {
+		merged[i] = i ? merge(docs[0], docs[i]) : jnode_clone(docs[0]);
+		if (job_validate(ld, merged[i]))
+			return -1;
+	}
+	for (size_t i = 0; i < ndocs; i++) {
+		uint64_t n = count_jobs(ld, merged[i]);
+
+		total = total + n < total ? UINT64_MAX : total + n;
+	}
+	if (total <= JOB_MAX_EXPANDED)
+		return 0;
+	if (total == UINT64_MAX)
+		return kd_error(ld->err, "%s: expands to more than 2^64 jobs, more than the limit of %d; use fewer or shorter lists",
+				ld->name, JOB_MAX_EXPANDED);
+	return kd_error(ld->err, "%s: expands to %llu jobs, more than the limit of %d; use fewer or shorter lists",
+			ld->name, (unsigned long long)total, JOB_MAX_EXPANDED);
+}
+
+static void free_trees(struct jnode **trees, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		jnode_free(trees[i]);
+	free(trees);
+}
+
+int job_load_string(const char *text, size_t len, const char *name,
+		    const struct job_schema *schema, struct job_set *out,
+		    struct kd_err *err)
+{
+	struct job_loader ld = { .name = name, .schema = schema, .err = err };
+	struct strbuf copy = STRBUF_INIT;
+	struct jnode **docs = NULL, **merged;
+	size_t ndocs = 0;
+	int ret;
+
+	*out = (struct job_set){ 0 };
+	strbuf_add(&copy, text, len);	/* NUL-terminated */
+	ret = job_parse_documents(copy.buf, copy.len, name, &docs, &ndocs, err);
+	strbuf_release(&copy);
+	if (ret || check_documents(&ld, docs, ndocs)) {
+		free_trees(docs, ndocs);
+		return -1;
+	}
+	merged = xcalloc(ndocs, sizeof(*merged));
+	ret = prepare(&ld, docs, ndocs, merged);
+	for (size_t i = 0; !ret && i < ndocs; i++) {
+		struct expansion x = { .ld = &ld, .set = out, .document = (int)i };
+
+		expand(&x, merged[i]);
+		merged[i] = NULL;
+	}
+	if (!ret)
+		name_jobs(&ld, out);
+	free_trees(merged, ndocs);
+	free_trees(docs, ndocs);
+	return ret;
+}
+
+int job_load_file(const char *path, const struct job_schema *schema,
+		  struct job_set *out, struct kd_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	*out = (struct job_set){ 0 };
+	if (is_directory(path))
+		return kd_error(err, "%s: is a directory, not a job file", path);
+	ret = read_file(path, &text, err);
+	if (!ret)
+		ret = job_load_string(text.buf, text.len, path, schema, out, err);
+	strbuf_release(&text);
+	return ret;
+}
+
+void job_set_release(struct job_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		jnode_free(set->jobs[i].root);
+		free(set->jobs[i].name);
+		free(set->jobs[i].source);
+		free(set->jobs[i].workload);
+	}
+	free(set->jobs);
+	*set = (struct job_set){ 0 };
+}
+
+const char *job_workload(const struct job *job)
+{
+	return job->workload;
+}

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The monitor session: one sampler thread for all the sampled monitors of a
+ * run, and the extraction of a run directory's stats from its raw files.
+ *
+ * The thread sleeps until the earliest due sample on CLOCK_MONOTONIC with
+ * absolute deadlines (start + k * interval), so that samples do not drift
+ * however long a sample takes; it waits on a condition variable rather than
+ * in clock_nanosleep() so that monitors_stop() can wake it at once.  Each
+ * sample is one pread() loop into a reused buffer and one gzwrite(): no
+ * shell, no fork, no allocation once the buffer has grown.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "kdelta/counters.h"
+#include "kdelta/monitor.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+
+/* Shorter intervals would make the sampler a workload of its own. */
+#define MIN_INTERVAL 0.01
+
+struct sampled {
+	const struct monitor *monitor;
+	const struct jnode *params;	/* its section of the job, or NULL */
+	char *source;			/* the file read, after KDELTA_PROC_ROOT */
+	char *raw_path;
+	int fd;
+	gzFile gz;
+	double interval;
+	double next;			/* monotonic deadline of the next sample */
+	bool failed;
+};
+
+struct monitor_session {
+	char *run_dir;
+	struct sampled *items;
+	size_t n, alloc;
+	bool want_time;
+	struct strbuf unavailable;
+	struct strbuf buf;		/* the sampler's read buffer */
+
+	pthread_t thread;
+	bool thread_running;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stopping;			/* under lock */
+	int error;			/* the first sampling error, in err */
+	struct kd_err err;
+};
+
+char *monitor_proc_path(const char *path)
+{
+	const char *root = getenv("KDELTA_PROC_ROOT");
+
+	return xasprintf("%s%s", root ? root : "", path);
+}
+
+int raw_next_sample(const char *raw, size_t len, size_t *pos,
+		    struct raw_sample *sample, struct kd_err *err)
+{
+	static const char tag[] = "time: ";
+	const char *p = raw + *pos, *end = raw + len, *eol, *next;
+	char *num_end;
+
+	if (p >= end)
+		return 0;
+	if ((size_t)(end - p) < sizeof(tag) - 1 ||
+	    memcmp(p, tag, sizeof(tag) - 1))
+		return kd_error(err, "not a raw sample file: expected 'time: <epoch>' at byte %zu",
+				*pos);
+	eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end;
+	sample->time = strtod(p + sizeof(tag) - 1, &num_end);
+	if (num_end == p + sizeof(tag) - 1 || num_end != eol)
+		return kd_error(err, "bad 'time:' line at byte %zu: expected an epoch like 1764466000.123456",
+				*pos);
+	sample->text = eol < end ? eol + 1 : end;
+	/* The sample ends where a line starts with the next "time: ". */
+	for (next = sample->text; next < end;) {
+		const char *nl;
+
+		if ((size_t)(end - next) >= sizeof(tag) - 1 &&
+		    !memcmp(next, tag, sizeof(tag) - 1))
+			break;
+		nl = memchr(next, '\n', (size_t)(end - next));
+		next = nl ? nl + 1 : end;
+	}
+	sample->len = (size_t)(next - sample->text);
+	*pos = (size_t)(next - raw);
+	return 1;
+}
+
+/* Reads the whole source from offset 0 into buf. */
+static int read_source(struct sampled *m, struct strbuf *buf,
+		       struct kd_err *err)
+{
+	strbuf_reset(buf);
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(buf, 16384);
+		n = pread(m->fd, buf->buf + buf->len, buf->alloc - buf->len - 1,
+			  (off_t)buf->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return kd_error(err, "%s: %s", m->source, strerror(errno));
+		if (n == 0)
+			break;
+		strbuf_setlen(buf, buf->len + (size_t)n);
+	}
+	return 0;
+}
+
+static int take_sample(struct sampled *m, struct strbuf *buf,
+		       struct kd_err *err)
+{
+	char stamp[64];
+	int len = snprintf(stamp, sizeof(stamp), "time: %.6f\n", now_epoch());
+
+	if (read_source(m, buf, err) < 0)
+		return -1;
+	if (gzwrite(m->gz, stamp, (unsigned)len) != len ||
+	    (buf->len && gzwrite(m->gz, buf->buf, (unsigned)buf->len) !=
+				 (int)buf->len)) {
+		int zerr;
+		const char *msg = gzerror(m->gz, &zerr);
+
+		return kd_error(err, "%s: %s", m->raw_path,
+				zerr == Z_ERRNO ? strerror(errno) : msg);
+	}
+	return 0;
+}
+
+static void timespec_from(double t, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)t;
+	ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+/* The earliest deadline of a monitor still sampled; INFINITY if none. */
+static double next_deadline(const struct monitor_session *s)
+{
+	double next = INFINITY;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!s->items[i].failed && !s->items[i].monitor->final_sample_only &&
+		    s->items[i].next < next)
+			next = s->items[i].next;
+	return next;
+}
+
+/* Samples what is due; a failing monitor stops being sampled. */
+static void sample_due(struct monitor_session *s, double now)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct sampled *m = &s->items[i];
+		struct kd_err err;
+
+		if (m->failed || m->monitor->final_sample_only || m->next > now)
+			continue;
+		if (take_sample(m, &s->buf, &err) < 0) {
+			m->failed = true;
+			pthread_mutex_lock(&s->lock);
+			if (!s->error) {
+				s->error = -1;
+				s->err = err;
+			}
+			pthread_mutex_unlock(&s->lock);
+			continue;
+		}
+		/* The next multiple of the interval still ahead: no bursts. */
+		m->next += m->interval;
+		if (m->next <= now)
+			m->next += ceil((now - m->next) / m->interval) * m->interval;
+	}
+}
+
+static void *sampler_main(void *arg)
+{
+	struct monitor_session *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stopping) {
+		double due = next_deadline(s);
+		struct timespec ts;
+
+		if (isinf(due)) {
+			pthread_cond_wait(&s->wake, &s->lock);
+			continue;
+		}
+		timespec_from(due, &ts);
+		if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) != ETIMEDOUT)
+			continue;
+		if (s->stopping)
+			break;
+		pthread_mutex_unlock(&s->lock);
+		sample_due(s, now_monotonic());
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static int start_thread(struct monitor_session *s, struct kd_err *err)
+{
+	int rc = pthread_create(&s->thread, NULL, sampler_main, s);
+
+	if (rc)
+		return kd_error(err, "cannot start the monitor thread: %s",
+				strerror(rc));
+	s->thread_running = true;
+	return 0;
+}
+
+static void stop_thread(struct monitor_session *s)
+{
+	if (!s->thread_running)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->stopping = true;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	s->thread_running = false;
+}
+
+/* The monitor's interval: its "interval" parameter, or the declared default. */
+static int monitor_interval(const struct monitor *m, const struct jnode *params,
+			    double *out, struct kd_err *err)
+{
+	const struct param_spec *spec = param_find(m->section.params, "interval");
+
+	if (params && params->kind == JNODE_MAP && jnode_get(params, "interval"))
+		*out = jnode_duration(params, "interval");
+	else if (!spec || !spec->def)
+		return kd_error(err, "monitor %s declares no default interval",
+				m->section.name);
+	else if (parse_duration(spec->def, out, err) < 0)
+		return kd_error_prefix(err, "monitor %s: default interval",
+				       m->section.name);
+	if (!(*out >= MIN_INTERVAL))
+		return kd_error(err, "monitors: %s: interval %gs is too short: the least is %gs",
+				m->section.name, *out, MIN_INTERVAL);
+	return 0;
+}
+
+/* Records why a monitor is not available; not an error. */
+static void add_unavailable(struct monitor_session *s,
+			    const struct monitor *m, int errnum)
+{
+	char *source = monitor_proc_path(m->path);
+
+	strbuf_addf(&s->unavailable, "%s: ", m->section.name);
+	if (errnum == ENOENT)
+		strbuf_addf(&s->unavailable, "%s does not exist", source);
+	else if (errnum == EACCES || errnum == EPERM)
+		strbuf_addf(&s->unavailable,
+			    "%s: permission denied (readable by root only)",
+			    source);
+	else
+		strbuf_addf(&s->unavailable, "%s: %s", source,
+			    strerror(errnum));
+	if (errnum == ENOENT && m->missing_hint)
+		strbuf_addf(&s->unavailable, " (%s)", m->missing_hint);
+	strbuf_addch(&s->unavailable, '\n');
+	free(source);
+}
+
+/*
+ * Opens the source and the raw file of a sampled monitor.  Returns 1 when
+ * it is sampled, 0 when its source is not available, -1 on error.
+ */
+static int open_sampled(struct monitor_session *s, const struct monitor *m,
+			const struct jnode *params, struct kd_err *err)
+{
+	struct sampled item = { .monitor = m, .params = params, .fd = -1 };
+	struct kd_err why;
+	int fd;
+
+	if (!m->final_sample_only &&
+	    monitor_interval(m, params, &item.interval, err) < 0)
+		return -1;
+	item.source = monitor_proc_path(m->path);
+	item.fd = open(item.source, O_RDONLY | O_CLOEXEC);
+	if (item.fd < 0) {
+		add_unavailable(s, m, errno);
+		free(item.source);
+		return 0;
+	}
+	if (m->begin && m->begin(params, &why) < 0) {
+		strbuf_addf(&s->unavailable, "%s: %s\n", m->section.name,
+			    why.msg);
+		close(item.fd);
+		free(item.source);
+		return 0;
+	}
+	item.raw_path = xasprintf("%s/%s.gz", s->run_dir, m->section.name);
+	fd = open(item.raw_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || !(item.gz = gzdopen(fd, "wb"))) {
+		kd_error(err, "%s: %s", item.raw_path,
+			 strerror(errno ? errno : ENOMEM));
+		if (fd >= 0)
+			close(fd);
+		close(item.fd);
+		free(item.source);
+		free(item.raw_path);
+		return -1;
+	}
+	ALLOC_GROW(s->items, s->n + 1, s->alloc);
+	s->items[s->n++] = item;
+	return 1;
+}
+
+static int add_monitor(struct monitor_session *s, const char *name,
+		       const struct jnode *params, struct kd_err *err)
+{
+	const struct monitor *m = monitor_find(name);
+
+	if (!m)
+		return kd_error(err, "monitors: unknown monitor '%s'", name);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->items[i].monitor == m)
+			return kd_error(err, "monitors: '%s' is listed twice",
+					name);
+	if (!m->path) {
+		s->want_time = true;
+		return 0;
+	}
+	return open_sampled(s, m, params, err) < 0 ? -1 : 0;
+}
+
+/* The job's "monitors" key: a map name -> options, a list of names, or absent. */
+static int add_job_monitors(struct monitor_session *s,
+			    const struct jnode *job_root, struct kd_err *err)
+{
+	const struct jnode *sel = job_root ? jnode_get(job_root, "monitors")
+					   : NULL;
+
+	if (!sel) {
+		for (size_t i = 0; monitor_registry[i]; i++)
+			if (add_monitor(s, monitor_registry[i]->section.name,
+					NULL, err) < 0)
+				return -1;
+		return 0;
+	}
+	if (sel->kind == JNODE_SCALAR && !*sel->scalar)
+		return 0;	/* "monitors:" with nothing: none */
+	if (sel->kind == JNODE_SCALAR)
+		return kd_error(err, "monitors: expected a mapping of monitor names to options, or a list of names");
+	for (size_t i = 0; i < sel->n; i++) {
+		const struct jnode *item = sel->values[i];
+		int rc;
+
+		if (sel->kind == JNODE_MAP)
+			rc = add_monitor(s, sel->keys[i], item, err);
+		else if (item->kind != JNODE_SCALAR)
+			return kd_error(err, "monitors: list item %zu: expected a monitor name",
+					i + 1);
+		else
+			rc = add_monitor(s, item->scalar, NULL, err);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int monitors_start(const struct jnode *job_root, const char *run_dir,
+		   struct monitor_session **out, struct kd_err *err)
+{
+	struct monitor_session *s = xcalloc(1, sizeof(*s));
+	pthread_condattr_t attr;
+	double now;
+
+	s->run_dir = xstrdup(run_dir);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	strbuf_init(&s->unavailable);
+	strbuf_init(&s->buf);
+	*out = NULL;
+	if (add_job_monitors(s, job_root, err) < 0)
+		goto fail;
+	/* The first samples, so that every counter has a first value. */
+	now = now_monotonic();
+	for (size_t i = 0; i < s->n; i++) {
+		s->items[i].next = now;
+		if (s->items[i].monitor->final_sample_only)
+			continue;
+		if (take_sample(&s->items[i], &s->buf, err) < 0)
+			goto fail;
+		s->items[i].next = now + s->items[i].interval;
+	}
+	if (start_thread(s, err) < 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	monitor_session_free(s);
+	return -1;
+}
+
+/* Closes a raw file; returns -1 with err when its last bytes failed. */
+static int close_sampled(struct sampled *m, struct kd_err *err)
+{
+	int rc = 0;
+
+	if (m->gz && gzclose(m->gz) != Z_OK)
+		rc = kd_error(err, "%s: %s", m->raw_path,
+			      strerror(errno ? errno : EIO));
+	m->gz = NULL;
+	if (m->fd >= 0)
+		close(m->fd);
+	m->fd = -1;
+	return rc;
+}
+
+/* end(), then the last sample, of one monitor. */
+static int finish_sampled(struct monitor_session *s, struct sampled *m,
+			  struct kd_err *err)
+{
+	if (m->monitor->end && m->monitor->end(m->params, err) < 0)
+		return kd_error_prefix(err, "%s", m->monitor->section.name);
+	if (m->failed)
+		return 0;
+	return take_sample(m, &s->buf, err);
+}
+
+int monitors_stop(struct monitor_session *s,
+		  const struct workload_usage *usage, struct kd_err *err)
+{
+	struct kd_err first;
+	int rc = 0;
+
+	stop_thread(s);
+	if (s->error) {
+		first = s->err;
+		rc = -1;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		struct kd_err e;
+
+		if ((finish_sampled(s, &s->items[i], &e) < 0 ||
+		     close_sampled(&s->items[i], &e) < 0) && !rc) {
+			first = e;
+			rc = -1;
+		}
+	}
+	if (s->want_time && usage && !rc) {
+		struct strbuf text = STRBUF_INIT;
+		char *path = xasprintf("%s/time.gz", s->run_dir);
+
+		time_format(usage, &text);
+		if (write_file_atomic_gz(path, text.buf, text.len, &first) < 0)
+			rc = -1;
+		free(path);
+		strbuf_release(&text);
+	}
+	if (rc < 0 && err)
+		*err = first;
+	return rc;
+}
+
+void monitor_session_unavailable(const struct monitor_session *s,
+				 struct strbuf *out)
+{
+	strbuf_add(out, s->unavailable.buf, s->unavailable.len);
+}
+
+void monitor_session_free(struct monitor_session *s)
+{
+	if (!s)
+		return;
+	stop_thread(s);
+	for (size_t i = 0; i < s->n; i++) {
+		/* Not stopped: still undo what begin() did. */
+		if (s->items[i].gz && s->items[i].monitor->end)
+			s->items[i].monitor->end(s->items[i].params, NULL);
+		close_sampled(&s->items[i], NULL);
+		free(s->items[i].source);
+		free(s->items[i].raw_path);
+	}
+	free(s->items);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	strbuf_release(&s->unavailable);
+	strbuf_release(&s->buf);
+	free(s->run_dir);
+	free(s);
+}
+
+static int extract_raw(const char *run_dir, const struct monitor *m,
+		       json_t *stats, struct kd_err *err)
+{
+	char *path = xasprintf("%s/%s.gz", run_dir, m->section.name);
+	struct strbuf raw = STRBUF_INIT;
+	int rc = 0;
+
+	if (path_exists(path)) {
+		rc = read_file(path, &raw, err);
+		if (!rc && m->extract(raw.buf, raw.len, stats, err) < 0)
+			rc = kd_error_prefix(err, "%s", path);
+	}
+	strbuf_release(&raw);
+	free(path);
+	return rc;
+}
+
+/*
+ * A workload's "key: value" lines: a numeric value becomes "<prefix>.<key>",
+ * anything else is the workload's own business and ignored.
+ */
+static void extract_log_text(const char *prefix, const char *text,
+			     json_t *stats)
+{
+	const char *line = text;
+
+	while (*line) {
+		const char *eol = strchrnul(line, '\n');
+		const char *colon = memchr(line, ':', (size_t)(eol - line));
+
+		if (colon && colon > line && colon[1] == ' ' &&
+		    !memchr(line, ' ', (size_t)(colon - line))) {
+			char *value = xstrndup(colon + 2, (size_t)(eol - colon - 2));
+			char *end;
+			double v = strtod(value, &end);
+
+			while (*end == ' ' || *end == '\t' || *end == '\r')
+				end++;
+			if (end != value && !*end) {
+				char *metric = xasprintf("%s.%.*s", prefix,
+							 (int)(colon - line), line);
+
+				metric_set(stats, metric, v);
+				free(metric);
+			}
+			free(value);
+		}
+		line = *eol ? eol + 1 : eol;
+	}
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+static int extract_logs(const char *run_dir, json_t *stats, struct kd_err *err)
+{
+	struct dirent **names;
+	int n = scandir(run_dir, &names, NULL, alphasort);
+	int rc = 0;
+
+	if (n < 0)
+		return kd_error(err, "%s: %s", run_dir, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (!rc && name[0] != '.' && has_suffix(name, ".log")) {
+			char *path = xasprintf("%s/%s", run_dir, name);
+			char *prefix = xstrndup(name, strlen(name) - 4);
+			struct strbuf text = STRBUF_INIT;
+
+			rc = read_file(path, &text, err);
+			if (!rc)
+				extract_log_text(prefix, text.buf, stats);
+			strbuf_release(&text);
+			free(prefix);
+			free(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int run_dir_extract(const char *run_dir, json_t **out, struct kd_err *err)
+{
+	json_t *stats;
+
+	*out = NULL;
+	if (!is_directory(run_dir))
+		return kd_error(err, "%s: %s", run_dir,
+				path_exists(run_dir) ? "not a directory"
+						     : "no such run directory");
+	stats = json_object();
+	for (size_t i = 0; monitor_registry[i]; i++)
+		if (extract_raw(run_dir, monitor_registry[i], stats, err) < 0)
+			goto fail;
+	if (extract_logs(run_dir, stats, err) < 0)
+		goto fail;
+	*out = stats;
+	return 0;
+fail:
+	json_decref(stats);
+	return -1;
+}
+
+int run_dir_write_stats(const char *run_dir, const json_t *stats,
+			struct kd_err *err)
+{
+	/* 17 significant digits: every real reads back as the same double. */
+	char *text = json_dumps(stats, JSON_SORT_KEYS | JSON_INDENT(1) |
+					       JSON_REAL_PRECISION(17));
+	char *path = xasprintf("%s/%s", run_dir, STORE_STATS_FILE);
+	int rc;
+
+	if (!text)
+		xdie("out of memory");
+	rc = write_file_atomic(path, text, strlen(text), err);
+	free(path);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meminfo: /proc/meminfo, "Name:   value kB" per line.  Every field is a
+ * gauge "meminfo.<Name>" in the file's unit (kB, or a count for the
+ * HugePages_* fields), as LKP reports them.
+ */
+#include "kdelta/counters.h"
+#include "sampled.h"
+
+static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
+			struct series_set *set, struct kd_err *err)
+{
+	const char *pos = sample->text, *end = sample->text + sample->len;
+	const char *line, *words[3];
+	size_t base = name->len, len, lens[3], n;
+
+	while (next_line(&pos, end, &line, &len)) {
+		double value;
+
+		n = split_words(line, len, words, lens, 3);
+		if (n < 2 || n > 3 || lens[0] < 2 || words[0][lens[0] - 1] != ':' ||
+		    !parse_number(words[1], lens[1], &value))
+			return bad_line(err, sample, line, len,
+					"expected 'Name: value [kB]'");
+		strbuf_setlen(name, base);
+		strbuf_add(name, words[0], lens[0] - 1);
+		series_add(set, name->buf, sample->time, value);
+	}
+	return 0;
+}
+
+static int meminfo_extract(const char *raw, size_t len, json_t *stats,
+			   struct kd_err *err)
+{
+	return extract_series(raw, len, "meminfo.", parse_sample, stats, err);
+}
+
+static const struct param_spec meminfo_params[] = {
+	MONITOR_INTERVAL_PARAM,
+	{ NULL, 0, NULL, NULL, NULL, false },
+};
+
+const struct monitor monitor_meminfo = {
+	.section = {
+		.name = "meminfo",
+		.summary = "memory usage of /proc/meminfo",
+		.params = meminfo_params,
+	},
+	.path = "/proc/meminfo",
+	.extract = meminfo_extract,
+};

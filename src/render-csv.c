@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format csv: one line per metric and variant, under a header line.
+ * Fields are quoted as RFC 4180 says (only when they hold a comma, a quote
+ * or a line break; quotes doubled); statistics that were not computed are
+ * empty.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kdelta/compare.h"
+
+static const char csv_header[] =
+	"group,metric,key,variant,n,mean,stddev,rel_stddev,min,max,change,"
+	"statistic,df,p,q,verdict,rule,samples\n";
+
+static const char *const verdict_names[] = {
+	[VERDICT_SAME] = "same",
+	[VERDICT_CHANGED] = "changed",
+	[VERDICT_SMALL] = "small",
+	[VERDICT_FEW_RUNS] = "few-runs",
+	[VERDICT_ABSENT] = "absent",
+	[VERDICT_BASE] = "base",
+};
+
+static void csv_field(struct strbuf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(out, s);
+	} else {
+		strbuf_addch(out, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				strbuf_addch(out, '"');
+			strbuf_addch(out, *s);
+		}
+		strbuf_addch(out, '"');
+	}
+	strbuf_addch(out, ',');
+}
+
+/* A number, or an empty field when show is false or x is not finite. */
+static void csv_number(struct strbuf *out, double x, bool show)
+{
+	if (show && isfinite(x))
+		strbuf_addf(out, "%.10g", x);
+	strbuf_addch(out, ',');
+}
+
+static void csv_cell(struct strbuf *out, const struct metric_cell *c)
+{
+	bool present = c->samples != NULL;
+	bool compared = present && c->verdict != VERDICT_BASE &&
+			c->verdict != VERDICT_ABSENT;
+	bool tested = compared && c->verdict != VERDICT_FEW_RUNS;
+
+	strbuf_addf(out, "%zu,", present ? c->sum.n : 0);
+	csv_number(out, c->sum.mean, present);
+	csv_number(out, c->sum.stddev, present);
+	csv_number(out, c->sum.rel_stddev, present);
+	csv_number(out, c->sum.min, present);
+	csv_number(out, c->sum.max, present);
+	csv_number(out, c->change, compared && !c->change_infinite);
+	csv_number(out, c->test.statistic, tested);
+	csv_number(out, c->test.df, tested);
+	csv_number(out, c->test.p, tested);
+	csv_number(out, c->q, tested);
+	csv_field(out, verdict_names[c->verdict]);
+	csv_field(out, c->rule ? c->rule : "");
+	for (size_t i = 0; present && i < c->sum.n; i++)
+		strbuf_addf(out, "%s%.10g", i ? " " : "", c->samples[i]);
+	strbuf_addch(out, '\n');
+}
+
+void render_csv(const struct comparison *const *cmps, size_t n,
+		const struct compare_options *opt, struct strbuf *out)
+{
+	(void)opt;	/* every metric, changed or not */
+	strbuf_addstr(out, csv_header);
+	for (size_t i = 0; i < n; i++) {
+		const struct comparison *cmp = cmps[i];
+
+		for (size_t r = 0; r < cmp->nrows; r++) {
+			const struct metric_row *row = &cmp->rows[r];
+
+			for (size_t v = 0; v < cmp->nvariants; v++) {
+				csv_field(out, cmp->name ? cmp->name : "");
+				csv_field(out, row->name);
+				csv_field(out, row->key ? "1" : "0");
+				csv_field(out, cmp->variants[v].label);
+				csv_cell(out, &row->cells[v]);
+			}
+		}
+	}
+}

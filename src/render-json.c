@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format json: everything the comparer knows, for robots and scripts.
+ * Numbers that are not finite, and statistics that were not computed (the
+ * base, an absent metric, too few runs), are null.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "kdelta/compare.h"
+
+static const char *const test_names[] = {
+	[SIG_WELCH] = "welch",
+	[SIG_MWU] = "mwu",
+	[SIG_LKP] = "lkp",
+};
+
+static const char *const verdict_names[] = {
+	[VERDICT_SAME] = "same",
+	[VERDICT_CHANGED] = "changed",
+	[VERDICT_SMALL] = "small",
+	[VERDICT_FEW_RUNS] = "few-runs",
+	[VERDICT_ABSENT] = "absent",
+	[VERDICT_BASE] = "base",
+};
+
+static json_t *number(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *string_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *json_params(const struct comparison *cmp)
+{
+	json_t *params = json_object();
+
+	for (size_t i = 0; i < cmp->nparams; i++)
+		json_object_set_new(params, cmp->params[i].key,
+				    json_string(cmp->params[i].value));
+	return params;
+}
+
+static json_t *json_variant(const struct variant *v)
+{
+	return json_pack("{s:s, s:o, s:s, s:I, s:I, s:I}",
+			 "label", v->label,
+			 "subject", string_or_null(v->subject),
+			 "path", v->path ? v->path : "",
+			 "runs", (json_int_t)v->runs,
+			 "failed", (json_int_t)v->runs_failed,
+			 "incomplete", (json_int_t)v->runs_incomplete);
+}
+
+static json_t *json_samples(const struct metric_cell *cell)
+{
+	json_t *samples;
+
+	if (!cell->samples)
+		return json_null();
+	samples = json_array();
+	for (size_t i = 0; i < cell->sum.n; i++)
+		json_array_append_new(samples, number(cell->samples[i]));
+	return samples;
+}
+
+/* The statistics against the base: only for cells that were tested. */
+static void json_cell_test(json_t *c, const struct metric_cell *cell)
+{
+	bool tested = cell->verdict != VERDICT_BASE &&
+		      cell->verdict != VERDICT_ABSENT &&
+		      cell->verdict != VERDICT_FEW_RUNS;
+	bool changed = cell->verdict != VERDICT_BASE && cell->samples &&
+		       cell->verdict != VERDICT_ABSENT;
+
+	json_object_set_new(c, "change", changed && !cell->change_infinite
+				 ? number(cell->change) : json_null());
+	json_object_set_new(c, "change_absolute",
+			    json_boolean(cell->change_absolute));
+	json_object_set_new(c, "change_infinite",
+			    json_boolean(cell->change_infinite));
+	json_object_set_new(c, "statistic",
+			    tested ? number(cell->test.statistic) : json_null());
+	json_object_set_new(c, "df", tested ? number(cell->test.df) : json_null());
+	json_object_set_new(c, "p", tested ? number(cell->test.p) : json_null());
+	json_object_set_new(c, "q", tested ? number(cell->q) : json_null());
+}
+
+static json_t *json_cell(const struct metric_cell *cell, const char *label)
+{
+	const struct sample_summary *s = &cell->sum;
+	bool present = cell->samples != NULL;
+	json_t *c = json_object();
+
+	json_object_set_new(c, "variant", json_string(label));
+	json_object_set_new(c, "samples", json_samples(cell));
+	json_object_set_new(c, "n", json_integer(present ? (json_int_t)s->n : 0));
+	json_object_set_new(c, "mean", present ? number(s->mean) : json_null());
+	json_object_set_new(c, "stddev", present ? number(s->stddev) : json_null());
+	json_object_set_new(c, "rel_stddev",
+			    present ? number(s->rel_stddev) : json_null());
+	json_object_set_new(c, "min", present ? number(s->min) : json_null());
+	json_object_set_new(c, "max", present ? number(s->max) : json_null());
+	json_cell_test(c, cell);
+	json_object_set_new(c, "verdict", json_string(verdict_names[cell->verdict]));
+	json_object_set_new(c, "rule", string_or_null(cell->rule));
+	return c;
+}
+
+static json_t *json_row(const struct comparison *cmp,
+			const struct metric_row *row)
+{
+	json_t *cells = json_array();
+
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		json_array_append_new(cells, json_cell(&row->cells[v],
+						       cmp->variants[v].label));
+	return json_pack("{s:s, s:b, s:i, s:o}", "name", row->name,
+			 "key", row->key, "better", row->better,
+			 "variants", cells);
+}
+
+static json_t *json_group(const struct comparison *cmp)
+{
+	json_t *variants = json_array(), *metrics = json_array();
+
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		json_array_append_new(variants, json_variant(&cmp->variants[v]));
+	for (size_t r = 0; r < cmp->nrows; r++)
+		json_array_append_new(metrics, json_row(cmp, &cmp->rows[r]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "name", cmp->name ? cmp->name : "",
+			 "testcase", string_or_null(cmp->testcase),
+			 "host", string_or_null(cmp->host),
+			 "axis", string_or_null(cmp->axis),
+			 "params", json_params(cmp),
+			 "variants", variants, "metrics", metrics);
+}
+
+void render_json(const struct comparison *const *cmps, size_t n,
+		 const struct compare_options *opt, struct strbuf *out)
+{
+	json_t *groups = json_array(), *root;
+	char *text;
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(groups, json_group(cmps[i]));
+	root = json_pack("{s:s, s:f, s:f, s:o}", "test", test_names[opt->test],
+			 "fdr", opt->fdr, "min_change", opt->min_change,
+			 "groups", groups);
+	/* Ten digits: the same text whatever the optimisation level. */
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+					JSON_REAL_PRECISION(10));
+	strbuf_addstr(out, text);
+	strbuf_addch(out, '\n');
+	free(text);
+	json_decref(root);
+}

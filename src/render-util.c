@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cells of the LKP tables.  The widths and number formats are those of
+ * lkp-tests' lib/compare.rb (show_perf_change) and of the robot's mails
+ * quoted in seeds 002 and 004; tests/render/ checks them against those
+ * mails line by line.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kdelta/render.h"
+#include "kdelta/util.h"
+
+/* lkp-tests divides by this instead of a zero base (calc_perf_change). */
+#define LKP_ZERO_BASE 1e-100
+/* COMPACT: from this increase on, the absolute difference is shown. */
+#define COMPACT_ABSOLUTE_FROM 500.0
+
+void add_right(struct strbuf *out, const char *text, size_t width)
+{
+	size_t len = strlen(text);
+
+	if (len < width)
+		strbuf_addchars(out, ' ', width - len);
+	strbuf_addstr(out, text);
+}
+
+void add_left(struct strbuf *out, const char *text, size_t width)
+{
+	size_t len = strlen(text);
+
+	strbuf_addstr(out, text);
+	if (len < width)
+		strbuf_addchars(out, ' ', width - len);
+}
+
+void lkp_add_mean(struct strbuf *out, double mean, size_t n,
+		  enum lkp_style style)
+{
+	double decimals_below = style == LKP_STYLE_DETAIL ? 1000 : 10;
+
+	if (!n)
+		strbuf_addch(out, '-');
+	else if (fabs(mean) < decimals_below)
+		strbuf_addf(out, "%.2f", mean);
+	else if (fabs(mean) > 1e8)
+		strbuf_addf(out, "%.4g", mean);
+	else
+		strbuf_addf(out, "%.0f", mean);
+}
+
+/* " ±NN%", or blanks when there is no spread to show. */
+static void add_stddev(struct strbuf *out, const struct metric_cell *cell,
+		       enum lkp_style style)
+{
+	double pct = round(cell->sum.rel_stddev);
+	bool show = cell->sum.n >= 2 && isfinite(pct);
+
+	if (style == LKP_STYLE_COMPACT && pct <= 2)
+		show = false;
+	if (show)
+		strbuf_addf(out, " ±%3.0f%%", pct);
+	else
+		strbuf_addchars(out, ' ', LKP_STDDEV_WIDTH);
+}
+
+/* A whole number without the "-0" that rounding a small negative gives. */
+static void add_whole(struct strbuf *out, double x)
+{
+	double r = round(x);
+
+	strbuf_addf(out, "%.0f", r == 0 ? 0.0 : r);
+}
+
+static void add_change_compact(struct strbuf *out,
+			       const struct metric_cell *base,
+			       const struct metric_cell *cell)
+{
+	if (cell->change_absolute)
+		strbuf_addf(out, "%.1f ", cell->change);
+	else if (cell->change_infinite || cell->change >= COMPACT_ABSOLUTE_FROM)
+		strbuf_addf(out, "%.0e", cell->sum.mean - base->sum.mean);
+	else {
+		add_whole(out, cell->change);
+		strbuf_addch(out, '%');
+	}
+}
+
+static void add_change_detail(struct strbuf *out,
+			      const struct metric_cell *cell)
+{
+	/*
+	 * lkp-tests prints the change against a zero base as if the base
+	 * were 1e-100: "+2e+102%" reads as "from nothing to 2".
+	 */
+	double p = cell->change_infinite ?
+		100.0 * cell->sum.mean / LKP_ZERO_BASE : cell->change;
+
+	if (cell->change_absolute && !cell->change_infinite)
+		strbuf_addf(out, "%+.1f ", p);
+	else if (fabs(p) < 100000)
+		strbuf_addf(out, "%+.1f%%", p);
+	else
+		strbuf_addf(out, "%+.2g%%", p);
+}
+
+void lkp_add_change(struct strbuf *out, const struct metric_cell *base,
+		    const struct metric_cell *cell, enum lkp_style style)
+{
+	if (cell->verdict == VERDICT_FEW_RUNS) {
+		/* wider than the column: the blank keeps it apart */
+		strbuf_addstr(out, " not enough runs");
+		return;
+	}
+	if (!base->sum.n || !cell->sum.n ||
+	    (!cell->change_infinite && !isfinite(cell->change)))
+		return;
+	if (style == LKP_STYLE_COMPACT)
+		add_change_compact(out, base, cell);
+	else
+		add_change_detail(out, cell);
+}
+
+static void add_change_column(struct strbuf *out,
+			      const struct metric_cell *base,
+			      const struct metric_cell *cell,
+			      enum lkp_style style, enum lkp_change_mode mode)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	if (mode != LKP_CHANGE_SIGNIFICANT ||
+	    cell->verdict == VERDICT_CHANGED)
+		lkp_add_change(&text, base, cell, style);
+	if (mode == LKP_CHANGE_QUIET && text.len &&
+	    cell->verdict != VERDICT_FEW_RUNS) {
+		struct strbuf quiet = STRBUF_INIT;
+
+		/* the ')' takes the blank after the column */
+		strbuf_addf(&quiet, "(%s)", text.buf);
+		add_right(out, quiet.buf, LKP_CHANGE_WIDTH + 1);
+		strbuf_release(&quiet);
+	} else {
+		add_right(out, text.buf, LKP_CHANGE_WIDTH);
+		strbuf_addch(out, ' ');
+	}
+	strbuf_release(&text);
+}
+
+static void add_value_columns(struct strbuf *out,
+			      const struct metric_cell *cell,
+			      enum lkp_style style)
+{
+	struct strbuf mean = STRBUF_INIT;
+
+	lkp_add_mean(&mean, cell->sum.mean, cell->sum.n, style);
+	add_right(out, mean.buf, LKP_MEAN_WIDTH);
+	add_stddev(out, cell, style);
+	strbuf_release(&mean);
+}
+
+void lkp_add_row(struct strbuf *out, const struct metric_cell *cells,
+		 size_t nvariants, const char *name, enum lkp_style style,
+		 enum lkp_change_mode mode)
+{
+	for (size_t i = 0; i < nvariants; i++) {
+		if (i)
+			add_change_column(out, &cells[0], &cells[i], style,
+					  mode);
+		add_value_columns(out, &cells[i], style);
+	}
+	strbuf_addf(out, "  %s\n", name);
+}
+
+void lkp_add_perf_header(struct strbuf *out, size_t nvariants)
+{
+	strbuf_addstr(out, "         %stddev");
+	for (size_t i = 1; i < nvariants; i++)
+		strbuf_addstr(out, "     %change         %stddev");
+	strbuf_addstr(out, "\n             \\  ");
+	for (size_t i = 1; i < nvariants; i++)
+		strbuf_addstr(out, "        |                \\  ");
+	strbuf_addch(out, '\n');
+}
+
+char *comparison_group_name(const struct comparison *cmp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (cmp->name)
+		return xstrdup(cmp->name);
+	strbuf_addstr(&sb, cmp->testcase ? cmp->testcase : "-");
+	strbuf_addch(&sb, '/');
+	for (size_t i = 0; i < cmp->nparams; i++) {
+		if (i)
+			strbuf_addch(&sb, '-');
+		strbuf_addstr(&sb, cmp->params[i].value);
+	}
+	if (!cmp->nparams)
+		strbuf_addch(&sb, '-');
+	if (cmp->host)
+		strbuf_addf(&sb, "/%s", cmp->host);
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "kdelta/disk.h"
+#include "kdelta/machine.h"
+#include "kdelta/monitor.h"
+#include "kdelta/proc.h"
+#include "kdelta/progress.h"
+#include "kdelta/runner.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+#include "kdelta/workload.h"
+#include "version.h"
+
+void run_plan(const unsigned *runs, size_t n_jobs, size_t n_commits,
+	      unsigned warmup, struct run_step **out, size_t *n)
+{
+	size_t alloc = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t j = 0; j < n_jobs; j++) {
+		unsigned rounds = warmup + runs[j];
+
+		for (unsigned r = 0; r < rounds; r++) {
+			for (size_t c = 0; c < n_commits; c++) {
+				struct run_step *s;
+
+				ALLOC_GROW(*out, *n + 1, alloc);
+				s = &(*out)[(*n)++];
+				s->job = j;
+				s->commit = c;
+				s->warmup = r < warmup;
+				s->round = s->warmup ? r : r - warmup;
+			}
+		}
+	}
+}
+
+unsigned job_runs(const struct job *job, int runs_option)
+{
+	int64_t runs;
+
+	if (runs_option > 0)
+		return runs_option;
+	runs = jnode_get(job->root, "runs") ? jnode_int(job->root, "runs") : 0;
+	return runs > 0 ? (unsigned)runs : RUNNER_DEFAULT_RUNS;
+}
+
+char *setup_command_expand(const char *template, const char *commit)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = template, *hit;
+
+	while ((hit = strstr(p, "{commit}"))) {
+		strbuf_add(&sb, p, hit - p);
+		shell_quote(&sb, commit);
+		p = hit + strlen("{commit}");
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb);
+}
+
+int commit_label_check(const char *label, struct kd_err *err)
+{
+	if (!*label)
+		return kd_error(err, "empty commit label; give names like --commits base,test");
+	if (!strcmp(label, ".") || !strcmp(label, ".."))
+		return kd_error(err, "'%s' is not a valid commit label; use a name or a hash",
+				label);
+	return 0;
+}
+
+/* rm -rf that never crosses into another file system (a mount left behind). */
+static int remove_entry(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int remove_tree(const char *path, struct kd_err *err)
+{
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 &&
+	    errno != ENOENT)
+		return kd_error(err, "%s: cannot remove: %s", path, strerror(errno));
+	return 0;
+}
+
+/* The batch: what every run shares. */
+struct batch {
+	const struct runner_opts *opts;
+	struct job *const *jobs;
+	size_t n_jobs;
+	struct machine machine;
+	struct progress progress;
+	struct strbuf noticed;	/* "\n<name>\n" of monitors already noticed */
+	struct runner_summary *summary;
+};
+
+/* One run: what its steps pass each other. */
+struct run {
+	struct batch *b;
+	const struct job *job;
+	const struct run_step *step;
+	unsigned runs;			/* of this job and commit */
+	const char *commit;
+	const struct workload *wl;
+	const char *prefix;
+	char *commit_dir;		/* NULL for a warmup */
+	char *run_dir;
+	unsigned number;
+	char *base_dir;
+	struct fs_mount *mount;
+	struct monitor_session *monitors;
+	struct jnode *record;
+	struct jnode *kdelta;		/* record's "kdelta" map */
+	struct strbuf failure;		/* empty while the run is ok */
+	bool interrupted;
+	double start;
+};
+
+static bool interrupted(struct run *r)
+{
+	if (!r->interrupted && proc_caught_signal(r->b->opts->cancel_fd))
+		r->interrupted = true;
+	return r->interrupted;
+}
+
+static void run_fail(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void run_fail(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->failure.len)
+		return;		/* the first failure is the reason */
+	va_start(ap, fmt);
+	strbuf_vaddf(&r->failure, fmt, ap);
+	va_end(ap);
+}
+
+static void set_scalar(struct jnode *map, const char *key, const char *value)
+{
+	jnode_set(map, key, jnode_new_scalar(value));
+}
+
+static void set_number(struct jnode *map, const char *key, const char *fmt,
+		       double value)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, value);
+	set_scalar(map, key, buf);
+}
+
+/* The job as it runs, with commit, host, machine and kdelta. */
+static void record_init(struct run *r)
+{
+	char date[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	r->record = jnode_clone(r->job->root);
+	set_number(r->record, "runs", "%.0f", r->runs);
+	set_scalar(r->record, "commit", r->commit);
+	set_scalar(r->record, "host", r->b->machine.hostname);
+	jnode_set(r->record, "machine", machine_to_jnode(&r->b->machine));
+	r->kdelta = jnode_new_map();
+	set_scalar(r->kdelta, "version", KDELTA_VERSION);
+	set_number(r->kdelta, "run", "%.0f", r->number);
+	set_number(r->kdelta, "start_time", "%.3f", now_epoch());
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z",
+		 localtime_r(&now, &tm));
+	set_scalar(r->kdelta, "start_date", date);
+	if (r->b->opts->setup)
+		set_scalar(r->kdelta, "setup", r->b->opts->setup);
+	jnode_set(r->record, "kdelta", r->kdelta);
+}
+
+static int record_write(struct run *r, struct kd_err *err)
+{
+	struct strbuf yaml = STRBUF_INIT;
+	char *path = xasprintf("%s/%s", r->run_dir, STORE_JOB_FILE);
+	int ret;
+
+	job_to_yaml(r->record, &yaml);
+	ret = write_file_atomic(path, yaml.buf, yaml.len, err);
+	strbuf_release(&yaml);
+	free(path);
+	return ret;
+}
+
+/* Allocates the run directory: numbered in the store, or a warmup's scratch. */
+static int run_open(struct run *r, struct kd_err *err)
+{
+	const struct runner_opts *o = r->b->opts;
+	const char *testcase = jnode_str(r->job->root, "testcase");
+
+	if (r->step->warmup) {
+		if (mkdir_p(o->work_dir, err) < 0)
+			return -1;
+		r->run_dir = xasprintf("%s/kdelta-warmup.XXXXXX", o->work_dir);
+		if (!mkdtemp(r->run_dir))
+			return kd_error(err, "%s: cannot create a directory: %s",
+					o->work_dir, strerror(errno));
+		r->number = r->step->round;
+	} else {
+		r->commit_dir = store_commit_dir(o->result_root,
+			testcase && *testcase ? testcase : r->wl->section.name,
+			r->job->name, r->b->machine.hostname, r->commit);
+		if (store_alloc_run(r->commit_dir, &r->number, &r->run_dir, err) < 0)
+			return -1;
+	}
+	record_init(r);
+	return record_write(r, err);
+}
+
+static void run_setup_hook(struct run *r)
+{
+	const struct runner_opts *o = r->b->opts;
+	char *command = setup_command_expand(o->setup, r->commit);
+	char *env_commit = xasprintf("KDELTA_COMMIT=%s", r->commit);
+	const char *env[] = { env_commit, NULL };
+	char *log = xasprintf("%s/setup.log", r->run_dir);
+	struct proc_wait_opts wait = {
+		.cancel_fd = o->cancel_fd,
+		.tick = (void (*)(void *))progress_tick,
+		.tick_arg = &r->b->progress,
+	};
+	struct strbuf how = STRBUF_INIT;
+	struct kd_err err;
+	struct proc p;
+
+	if (proc_start_shell(&p, command, env, log, &err) < 0 ||
+	    proc_wait(&p, &wait, &err) < 0) {
+		run_fail(r, "setup: %s", err.msg);
+	} else if (p.end == PROC_CANCELLED) {
+		r->interrupted = true;
+	} else if (p.end != PROC_EXITED || p.status) {
+		proc_describe_end(&p, &how);
+		strbuf_addstr(&how, ": ");
+		text_tail_lines(p.stderr_tail.buf, p.stderr_tail.len, 2, 300, &how);
+		strbuf_rtrim(&how);
+		if (how.buf[how.len - 1] == ':')
+			strbuf_setlen(&how, how.len - 1);
+		run_fail(r, "setup %s", how.buf);
+	}
+	strbuf_release(&p.stderr_tail);
+	strbuf_release(&how);
+	free(log);
+	free(env_commit);
+	free(command);
+}
+
+/*
+ * A list of a map's keys.  job.h has no list constructor; a list is a
+ * JNODE_LIST node owning a malloc'ed array of nodes, which jnode_free()
+ * releases.
+ */
+static struct jnode *key_list(const struct jnode *map)
+{
+	struct jnode *list = xcalloc(1, sizeof(*list));
+
+	list->kind = JNODE_LIST;
+	list->n = map->n;
+	list->values = xcalloc(map->n ? map->n : 1, sizeof(*list->values));
+	for (size_t i = 0; i < map->n; i++)
+		list->values[i] = jnode_new_scalar(map->keys[i]);
+	return list;
+}
+
+/* Notes unavailable monitors in the record; a notice once per batch. */
+static void note_unavailable(struct run *r)
+{
+	struct strbuf lines = STRBUF_INIT, key = STRBUF_INIT;
+	struct jnode *reasons = jnode_new_map();
+	char *line, *save = NULL;
+
+	monitor_session_unavailable(r->monitors, &lines);
+	for (line = strtok_r(lines.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		const char *reason = colon ? colon + 1 : "";
+
+		if (colon)
+			*colon = '\0';
+		while (*reason == ' ')
+			reason++;
+		set_scalar(reasons, line, reason);
+		strbuf_reset(&key);
+		strbuf_addf(&key, "\n%s\n", line);
+		if (!strstr(r->b->noticed.buf, key.buf)) {
+			progress_notice(&r->b->progress, "%s unavailable: %s",
+					line, reason);
+			strbuf_addf(&r->b->noticed, "%s\n", line);
+		}
+	}
+	jnode_set(r->kdelta, "unavailable_monitors", key_list(reasons));
+	jnode_set(r->kdelta, "unavailable_reasons", reasons);
+	strbuf_release(&key);
+	strbuf_release(&lines);
+}
+
+/* The file system and the monitors; the caller cleans up either way. */
+static void run_prepare(struct run *r)
+{
+	const struct runner_opts *o = r->b->opts;
+	struct kd_err err;
+
+	if (mkdir_p(o->work_dir, &err) < 0) {
+		run_fail(r, "%s", err.msg);
+		return;
+	}
+	r->base_dir = xasprintf("%s/kdelta-run.XXXXXX", o->work_dir);
+	if (!mkdtemp(r->base_dir)) {
+		run_fail(r, "%s: cannot create a directory: %s", o->work_dir,
+			 strerror(errno));
+		free(r->base_dir);
+		r->base_dir = NULL;
+		return;
+	}
+	if (fs_setup(r->job->root, r->base_dir, &r->mount, &err) < 0) {
+		r->mount = NULL;
+		run_fail(r, "%s", err.msg);
+		return;
+	}
+	set_scalar(r->kdelta, "fs", fs_describe(r->mount));
+	if (interrupted(r))
+		return;
+	if (monitors_start(r->job->root, r->run_dir, &r->monitors, &err) < 0) {
+		r->monitors = NULL;
+		run_fail(r, "monitors: %s", err.msg);
+		return;
+	}
+	note_unavailable(r);
+}
+
+struct workload_child {
+	const struct run *r;
+	const char *work_dir;
+	int go[2];		/* the parent writes one byte: start */
+};
+
+/* In the child: wait for the go, redirect, run the workload, exit. */
+static int workload_child_main(void *arg)
+{
+	struct workload_child *c = arg;
+	const struct run *r = c->r;
+	char *log = xasprintf("%s/%s.log", r->run_dir, r->prefix);
+	char *errlog = xasprintf("%s/%s.stderr", r->run_dir, r->prefix);
+	int in, out, errfd;
+	char go;
+	struct kd_err err;
+
+	close(c->go[1]);
+	if (read(c->go[0], &go, 1) != 1)
+		_exit(1);	/* the parent gave up before the start */
+	in = open("/dev/null", O_RDONLY);
+	out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	errfd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0 || errfd < 0 || chdir(c->work_dir) < 0) {
+		fprintf(stderr, "kdelta: %s: %s\n", c->work_dir, strerror(errno));
+		_exit(1);
+	}
+	dup2(in, STDIN_FILENO);
+	dup2(out, STDOUT_FILENO);
+	dup2(errfd, STDERR_FILENO);
+	if (r->wl->run(jnode_get(r->job->root, r->wl->section.name), stdout,
+		       &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+static void workload_failure(struct run *r, const struct proc *p)
+{
+	char *errlog = xasprintf("%s/%s.stderr", r->run_dir, r->prefix);
+	struct strbuf how = STRBUF_INIT, text = STRBUF_INIT;
+	struct kd_err err;
+
+	proc_describe_end(p, &how);
+	if (read_file(errlog, &text, &err) == 0 && text.len) {
+		strbuf_addstr(&how, ": ");
+		text_tail_lines(text.buf, text.len, 2, 300, &how);
+	}
+	run_fail(r, "%s %s", r->prefix, how.buf);
+	strbuf_release(&text);
+	strbuf_release(&how);
+	free(errlog);
+}
+
+/* Forks the workload, starts it once forked, waits for it. */
+static void run_workload(struct run *r, struct workload_usage *usage)
+{
+	struct workload_child child = { .r = r,
+					.work_dir = fs_work_dir(r->mount) };
+	struct proc_wait_opts wait = {
+		.cancel_fd = r->b->opts->cancel_fd,
+		.tick = (void (*)(void *))progress_tick,
+		.tick_arg = &r->b->progress,
+	};
+	struct kd_err err;
+	struct proc p;
+
+	if (pipe2(child.go, O_CLOEXEC) < 0) {
+		run_fail(r, "cannot create a pipe: %s", strerror(errno));
+		return;
+	}
+	/* Forked before the go, so that monitors see only the workload. */
+	if (proc_start_fn(&p, workload_child_main, &child, &err) < 0) {
+		close(child.go[0]);
+		close(child.go[1]);
+		run_fail(r, "%s", err.msg);
+		return;
+	}
+	close(child.go[0]);
+	p.start = now_monotonic();
+	if (write(child.go[1], "g", 1) != 1)
+		kill(-p.pid, SIGKILL);
+	close(child.go[1]);
+	if (proc_wait(&p, &wait, &err) < 0)
+		run_fail(r, "%s", err.msg);
+	else if (p.end == PROC_CANCELLED)
+		r->interrupted = true;
+	else if (p.end != PROC_EXITED || p.status)
+		workload_failure(r, &p);
+	usage->ru = p.rusage;
+	usage->elapsed = p.elapsed;
+	strbuf_release(&p.stderr_tail);
+}
+
+/* Stops monitors and tears the file system down, whatever happened. */
+static void run_cleanup(struct run *r, const struct workload_usage *usage)
+{
+	struct kd_err err;
+
+	if (r->monitors && monitors_stop(r->monitors, usage, &err) < 0 &&
+	    !r->interrupted)
+		run_fail(r, "monitors: %s", err.msg);
+	monitor_session_free(r->monitors);
+	r->monitors = NULL;
+	if (r->mount && fs_teardown(r->mount, &err) < 0) {
+		/* Not removing base_dir: something may still be mounted there. */
+		progress_notice(&r->b->progress, "%s", err.msg);
+		run_fail(r, "teardown: %s", err.msg);
+		free(r->base_dir);
+		r->base_dir = NULL;
+	}
+	r->mount = NULL;
+	if (r->base_dir && remove_tree(r->base_dir, &err) < 0)
+		progress_notice(&r->b->progress, "%s", err.msg);
+	free(r->base_dir);
+	r->base_dir = NULL;
+}
+
+/* stats.json, then the completion mark, then the matrix. */
+static int run_finish(struct run *r, struct kd_err *err)
+{
+	char *path = xasprintf("%s/%s", r->run_dir, STORE_STATS_FILE);
+	json_t *stats = NULL;
+	struct kd_err xerr;
+	int ret = -1;
+
+	if (!r->failure.len && run_dir_extract(r->run_dir, &stats, &xerr) < 0)
+		run_fail(r, "stats: %s", xerr.msg);
+	if (stats) {
+		char *text = json_dumps(stats, JSON_SORT_KEYS | JSON_INDENT(1));
+
+		if (write_file_atomic(path, text, strlen(text), err) < 0) {
+			free(text);
+			goto out;
+		}
+		free(text);
+	}
+	if (r->failure.len) {
+		char *status = xasprintf("failed: %s", r->failure.buf);
+
+		ret = store_mark_complete(r->run_dir, status, err);
+		free(status);
+	} else {
+		ret = store_mark_complete(r->run_dir, "ok", err);
+	}
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	if (store_rebuild_matrix(r->commit_dir, NULL, &xerr) < 0)
+		progress_notice(&r->b->progress, "%s", xerr.msg);
+out:
+	json_decref(stats);
+	free(path);
+	return ret;
+}
+
+/* "ok, 2.1s, punch.usecs_per_punch: 1.23": the first result the workload printed. */
+static void run_result_line(const struct run *r, double took,
+			    struct strbuf *out)
+{
+	char *log = xasprintf("%s/%s.log", r->run_dir, r->prefix);
+	struct strbuf text = STRBUF_INIT;
+	struct kd_err err;
+
+	if (r->failure.len) {
+		strbuf_addf(out, "failed: %s", r->failure.buf);
+	} else {
+		strbuf_addf(out, "ok, %.1fs", took);
+		if (read_file(log, &text, &err) == 0 && strchr(text.buf, ':'))
+			strbuf_addf(out, ", %s.%.*s", r->prefix,
+				    (int)strcspn(text.buf, "\n"), text.buf);
+	}
+	strbuf_release(&text);
+	free(log);
+}
+
+static void run_release(struct run *r)
+{
+	free(r->commit_dir);
+	free(r->run_dir);
+	jnode_free(r->record);
+	strbuf_release(&r->failure);
+}
+
+/*
+ * One run, start to end.  Returns -1 only when the store cannot be written;
+ * a failed or interrupted run returns 0 with r->failure or r->interrupted.
+ */
+static int run_one(struct run *r, struct kd_err *err)
+{
+	struct workload_usage usage = { .elapsed = 0 };
+
+	if (run_open(r, err) < 0)
+		return -1;
+	if (r->b->opts->setup && !interrupted(r))
+		run_setup_hook(r);
+	if (!r->failure.len && !interrupted(r))
+		run_prepare(r);
+	if (!r->failure.len && !interrupted(r)) {
+		if (record_write(r, err) < 0) {
+			run_cleanup(r, &usage);
+			return -1;
+		}
+		run_workload(r, &usage);
+	}
+	run_cleanup(r, &usage);
+	if (r->step->warmup)
+		return remove_tree(r->run_dir, err);
+	if (r->interrupted || interrupted(r))
+		return 0;
+	return record_write(r, err) < 0 ? -1 : run_finish(r, err);
+}
+
+static void step_title(const struct batch *b, const struct run_step *s,
+		       unsigned runs, struct strbuf *out)
+{
+	const struct job *job = b->jobs[s->job];
+
+	/* The log lines have the job's name; the live line says how far too. */
+	if (b->opts->live && b->n_jobs > 1)
+		strbuf_addf(out, "job %zu/%zu ", s->job + 1, b->n_jobs);
+	strbuf_addf(out, "%s/%s ", job->name, b->opts->commits[s->commit]);
+	if (s->warmup)
+		strbuf_addf(out, "warmup %u/%u", s->round + 1, b->opts->warmup);
+	else
+		strbuf_addf(out, "run %u/%u", s->round + 1, runs);
+}
+
+/* Runs one step of the plan; -1 stops the batch. */
+static int batch_step(struct batch *b, const struct run_step *s,
+		      unsigned runs, struct kd_err *err)
+{
+	const struct job *job = b->jobs[s->job];
+	struct run r = {
+		.b = b, .job = job, .step = s, .runs = runs,
+		.commit = b->opts->commits[s->commit],
+		.wl = workload_find(job_workload(job)),
+	};
+	struct strbuf line = STRBUF_INIT;
+	double took;
+	int ret;
+
+	strbuf_init(&r.failure);
+	r.prefix = workload_prefix(r.wl, jnode_get(job->root, r.wl->section.name));
+	step_title(b, s, runs, &line);
+	progress_begin(&b->progress, line.buf);
+	r.start = now_monotonic();
+	ret = run_one(&r, err);
+	took = now_monotonic() - r.start;
+	strbuf_reset(&line);
+	if (ret == 0 && !r.interrupted) {
+		run_result_line(&r, took, &line);
+		progress_end(&b->progress, line.buf, r.failure.len > 0);
+		if (r.failure.len)
+			b->summary->failed++;
+		else if (!s->warmup)
+			b->summary->ok++;
+	} else if (r.interrupted) {
+		b->summary->signal = proc_caught_signal(b->opts->cancel_fd);
+		if (!s->warmup) {
+			strbuf_addf(&line, "%s left incomplete", r.run_dir);
+			b->summary->kept = strbuf_detach(&line);
+		}
+	}
+	strbuf_release(&line);
+	run_release(&r);
+	return ret;
+}
+
+int runner_run(struct job *const *jobs, size_t n_jobs,
+	       const struct runner_opts *opts, struct runner_summary *summary,
+	       struct kd_err *err)
+{
+	struct batch b = { .opts = opts, .jobs = jobs, .n_jobs = n_jobs,
+			   .summary = summary };
+	unsigned *runs = xcalloc(n_jobs ? n_jobs : 1, sizeof(*runs));
+	struct run_step *plan;
+	size_t n;
+	int ret = 0;
+
+	memset(summary, 0, sizeof(*summary));
+	for (size_t j = 0; j < n_jobs; j++)
+		runs[j] = job_runs(jobs[j], opts->runs);
+	if (machine_read(&b.machine, err) < 0) {
+		free(runs);
+		return -1;
+	}
+	run_plan(runs, n_jobs, opts->n_commits, opts->warmup, &plan, &n);
+	progress_init(&b.progress, opts->log, opts->live, n);
+	strbuf_init(&b.noticed);
+	strbuf_addch(&b.noticed, '\n');
+	for (size_t i = 0; i < n && !summary->signal; i++) {
+		ret = batch_step(&b, &plan[i], runs[plan[i].job], err);
+		if (ret < 0)
+			break;
+		if (!summary->signal)
+			summary->signal = proc_caught_signal(opts->cancel_fd);
+	}
+	progress_release(&b.progress);
+	strbuf_release(&b.noticed);
+	machine_release(&b.machine);
+	free(plan);
+	free(runs);
+	return ret;
+}
+
+void runner_summary_release(struct runner_summary *summary)
+{
+	free(summary->kept);
+	summary->kept = NULL;
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Descriptive statistics and the significance tests the comparer offers:
+ * Welch's t-test, Mann-Whitney U, lkp-tests' interval heuristic, and the
+ * Benjamini-Hochberg correction.  Distributions come from GSL; what GSL does
+ * not have (the exact null distribution of U, ranks with ties, BH) is here.
+ *
+ * Reference values: scripts/gen-stats-ref.py computes them with scipy into
+ * testdata/stats/reference.txt, which tests/stats/test-stats.c checks.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "kdelta/stats.h"
+#include "kdelta/util.h"
+
+/*
+ * Samples are runs: a handful, rarely more than a few dozen.  Copies that
+ * small live on the stack; larger ones are allocated.
+ */
+#define STACK_SAMPLES 64
+
+static double *sorted_copy(const double *x, size_t n, double *stack_buf)
+{
+	double *copy = n <= STACK_SAMPLES ? stack_buf : xmalloc(n * sizeof(*x));
+
+	memcpy(copy, x, n * sizeof(*x));
+	gsl_sort(copy, 1, n);
+	return copy;
+}
+
+static void free_copy(double *copy, const double *stack_buf)
+{
+	if (copy != stack_buf)
+		free(copy);
+}
+
+void summarize(const double *x, size_t n, struct sample_summary *out)
+{
+	double stack_buf[STACK_SAMPLES];
+	double *sorted;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	if (!n)
+		return;
+	out->mean = gsl_stats_mean(x, 1, n);
+	/* GSL divides by n - 1: one sample has no spread, not a NaN one. */
+	out->stddev = n > 1 ? gsl_stats_sd_m(x, 1, n, out->mean) : 0;
+	if (out->mean != 0)
+		out->rel_stddev = 100 * out->stddev / fabs(out->mean);
+	sorted = sorted_copy(x, n, stack_buf);
+	out->min = sorted[0];
+	out->max = sorted[n - 1];
+	out->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	free_copy(sorted, stack_buf);
+}
+
+/* Two-sided p of Student's t with df degrees of freedom. */
+static double t_two_sided(double t, double df)
+{
+	double p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+
+	return p > 1 ? 1 : p;
+}
+
+int welch_test(const double *a, size_t na, const double *b, size_t nb,
+	       struct test_result *out)
+{
+	double mean_a, mean_b, va, vb, se2;
+
+	memset(out, 0, sizeof(*out));
+	if (na < 2 || nb < 2)
+		return -1;
+	mean_a = gsl_stats_mean(a, 1, na);
+	mean_b = gsl_stats_mean(b, 1, nb);
+	va = gsl_stats_variance_m(a, 1, na, mean_a) / na;
+	vb = gsl_stats_variance_m(b, 1, nb, mean_b) / nb;
+	se2 = va + vb;
+	if (se2 == 0) {
+		/*
+		 * Both samples constant: the t statistic is 0/0 or x/0.  Equal
+		 * constants are the same (p = 1); different constants differ
+		 * beyond any doubt (p = 0, t infinite).  df is what it would
+		 * be with equal variances.
+		 */
+		out->df = (double)(na + nb - 2);
+		if (mean_a == mean_b) {
+			out->p = 1;
+		} else {
+			out->statistic = mean_a > mean_b ? INFINITY : -INFINITY;
+			out->p = 0;
+		}
+		return 0;
+	}
+	out->statistic = (mean_a - mean_b) / sqrt(se2);
+	/* Welch-Satterthwaite */
+	out->df = se2 * se2 /
+		  (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	out->p = t_two_sided(out->statistic, out->df);
+	return 0;
+}
+
+/*
+ * Mann-Whitney U.
+ *
+ * Ranks: the samples of both groups sorted together, tied values sharing
+ * the average of their ranks (scipy.stats.rankdata's "average").  Returns
+ * the rank sum of sample a and stores sum(t^3 - t) over the groups of t
+ * tied values in *tie_term (0 without ties).
+ */
+static double rank_sum_a(const double *a, size_t na, const double *b,
+			 size_t nb, double *tie_term)
+{
+	double stack_a[STACK_SAMPLES], stack_b[STACK_SAMPLES];
+	double *sa = sorted_copy(a, na, stack_a);
+	double *sb = sorted_copy(b, nb, stack_b);
+	double rank_sum = 0, ranked = 0;
+	size_t i = 0, j = 0;
+
+	*tie_term = 0;
+	while (i < na || j < nb) {
+		double v = j == nb || (i < na && sa[i] < sb[j]) ? sa[i] : sb[j];
+		double in_a = 0, in_b = 0, t;
+
+		for (; i < na && sa[i] == v; i++)
+			in_a++;
+		for (; j < nb && sb[j] == v; j++)
+			in_b++;
+		t = in_a + in_b;
+		/* these t values hold ranks ranked + 1 .. ranked + t */
+		rank_sum += in_a * (ranked + (t + 1) / 2);
+		*tie_term += t * t * t - t;
+		ranked += t;
+	}
+	free_copy(sa, stack_a);
+	free_copy(sb, stack_b);
+	return rank_sum;
+}
+
+/*
+ * The exact null distribution of U for samples of m and n without ties:
+ * count[u] is the number of the C(m+n, m) rank arrangements with U = u.
+ * These counts are the coefficients of the Gaussian binomial coefficient
+ *	[m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i),
+ * computed as power series truncated after q^(mn), which is exact because
+ * the product is a polynomial of degree mn.  Every intermediate coefficient
+ * is an integer below 2 * C(m+n, m), exactly representable in a double as
+ * long as m + n <= MWU_EXACT_MAX.
+ */
+#define MWU_EXACT_MAX 40
+
+static double mwu_exact_sf(size_t m, size_t n, size_t u)
+{
+	size_t len = m * n + 1;
+	double *count = xcalloc(len, sizeof(*count));
+	double tail = 0, total = 0;
+
+	count[0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		size_t up = n + i, down = i;
+
+		for (size_t k = len; k-- > up;)
+			count[k] -= count[k - up];
+		for (size_t k = down; k < len; k++)
+			count[k] += count[k - down];
+	}
+	for (size_t k = 0; k < len; k++) {
+		total += count[k];
+		if (k >= u)
+			tail += count[k];
+	}
+	free(count);
+	return tail / total;
+}
+
+int mwu_test(const double *a, size_t na, const double *b, size_t nb,
+	     struct test_result *out)
+{
+	double n = (double)(na + nb), mn = (double)na * (double)nb;
+	double tie_term, u1, u_max, sigma, z;
+
+	memset(out, 0, sizeof(*out));
+	if (!na || !nb)
+		return -1;
+	u1 = rank_sum_a(a, na, b, nb, &tie_term) - (double)na * (na + 1) / 2;
+	out->statistic = u1;
+	u_max = u1 > mn - u1 ? u1 : mn - u1;
+	if (tie_term == 0 && na + nb <= MWU_EXACT_MAX) {
+		out->exact = true;
+		out->p = 2 * mwu_exact_sf(na, nb, (size_t)u_max);
+	} else {
+		/*
+		 * Normal approximation with the tie correction of the variance
+		 * and a continuity correction of 1/2, as
+		 * scipy.stats.mannwhitneyu(method="asymptotic").
+		 */
+		sigma = sqrt(mn / 12 * ((n + 1) - tie_term / (n * (n - 1))));
+		if (sigma == 0) {	/* every value the same */
+			out->p = 1;
+			return 0;
+		}
+		z = (u_max - mn / 2 - 0.5) / sigma;
+		out->p = 2 * gsl_cdf_ugaussian_Q(z);
+	}
+	if (out->p > 1)
+		out->p = 1;
+	return 0;
+}
+
+/*
+ * lkp-tests' interval heuristic, as in intel/lkp-tests lib/stats.rb
+ * (StatCompare#calculate_matrix_values, sort_remove_margin, min_mean_max;
+ * commit 08810328) and lib/changed_stat.rb (ChangedStat#change?; commit
+ * 2409d6a4), 2024-2025, with the options its compare uses by default (no
+ * "gap", "distance" or "variance").  LKP calls the base b and the new
+ * commit a; here a is the base.
+ *
+ * Each sample is sorted and trimmed by size/32 values at each end (at most
+ * 3; at most 1 for the compared sample when the base has 3 runs or fewer),
+ * then summarized as min, "mean" and max, where LKP's "mean" is the element
+ * in the middle, sorted[size / 2].  A change is called when the compared
+ * sample lies above the base in this sense:
+ *	other.min > base.middle && other.middle > base.max
+ * or below it in the mirrored sense.  LKP's further filters (a ratio of the
+ * middles above 1.01, or 1.05 for some counters, and its "reasonable change"
+ * floors) are not part of the interval test: compare_decide applies its own
+ * minimum effect (metric-rules.c) to every test alike.
+ */
+struct lkp_interval {
+	double min, middle, max;
+};
+
+static struct lkp_interval lkp_trimmed_interval(const double *x, size_t n,
+						size_t max_margin)
+{
+	double stack_buf[STACK_SAMPLES];
+	double *sorted = sorted_copy(x, n, stack_buf);
+	size_t margin = n >> 5;
+	struct lkp_interval r;
+
+	if (margin > max_margin)
+		margin = max_margin;
+	sorted += margin;
+	n -= 2 * margin;
+	r = (struct lkp_interval){ sorted[0], sorted[n / 2], sorted[n - 1] };
+	free_copy(sorted - margin, stack_buf);
+	return r;
+}
+
+bool lkp_changed(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct lkp_interval base, other;
+
+	if (!na || !nb)
+		return false;
+	base = lkp_trimmed_interval(a, na, 3);
+	other = lkp_trimmed_interval(b, nb, na <= 3 ? 1 : 3);
+	if (other.min > base.middle && other.middle > base.max)
+		return true;
+	if (base.min > other.middle && base.middle > other.max)
+		return true;
+	return false;
+}
+
+/*
+ * Benjamini-Hochberg step-up: with p sorted ascending, q(i) = min over
+ * j >= i of p(j) * n / j, capped at 1, so that q is monotone in p.
+ */
+static int cmp_index_by_p(const void *x, const void *y, void *p_array)
+{
+	const double *p = p_array;
+	double px = p[*(const size_t *)x], py = p[*(const size_t *)y];
+
+	return (px > py) - (px < py);
+}
+
+void bh_adjust(const double *p, size_t n, double *q)
+{
+	size_t *order;
+	double running = 1;
+
+	if (!n)
+		return;
+	order = xmalloc(n * sizeof(*order));
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), cmp_index_by_p, (void *)p);
+	for (size_t k = n; k > 0; k--) {
+		size_t i = order[k - 1];
+		double adjusted = p[i] * (double)n / (double)k;
+
+		if (adjusted < running)
+			running = adjusted;
+		q[i] = running;
+	}
+	free(order);
+}

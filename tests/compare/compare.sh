@@ -1,0 +1,64 @@
+#!/bin/bash
+# kdelta compare on stores written here: grouping, JSON, CSV, --explain,
+# paths as arguments, exit statuses.
+source "$TESTLIB"
+source "$SRCDIR/tests/compare/store.sh"
+want=$TESTDATA/compare
+R=$T/results
+
+job() {
+	printf 'testcase: %s\nfs: xfs\n%s:\n  files: 1000\n  fs: ignored\ncommit: %s\nhost: box\nruns: 5\n' "$1" "$1" "$2"
+}
+store_commit "$R/creat-clo/fs=xfs/box/v1" "$(job creat-clo v1)" \
+	creat-clo.ops_per_sec=100,101,99,100,102 \
+	proc-vmstat.pgfree=5000,5100,4900,5000,5050 \
+	meminfo.Dirty=10,11,12,10,11
+store_commit "$R/creat-clo/fs=xfs/box/v2" "$(job creat-clo v2)" \
+	creat-clo.ops_per_sec=95,96,94,95,96 \
+	proc-vmstat.pgfree=5000,5100,4900,5000,5050 \
+	proc-vmstat.pgmajfault=0,0,1,0,0
+store_failed_run "$R/creat-clo/fs=xfs/box/v2" 5 "workload exited with status 1"
+store_incomplete_run "$R/creat-clo/fs=xfs/box/v2" 6
+# Two runs only: "not enough runs".
+store_commit "$R/punch/size=2G/box/v1" "$(job punch v1)" punch.usecs=10,12
+store_commit "$R/punch/size=2G/box/v2" "$(job punch v2)" punch.usecs=20,22
+# v2 missing: no table for this group.
+store_commit "$R/punch/size=1G/box/v1" "$(job punch v1)" punch.usecs=1,2,3
+
+cmp_() { "$KDELTA" compare --result-root "$R" "$@"; }
+# Paths of this run's temporary directory read as $T in the expected files.
+untmp() { sed "s|$T|\$T|g"; }
+
+cmp_ --format json v1 v2 | untmp >"$T/json" || fail "json"
+diff -u "$want/two-groups.json" "$T/json" >&2 || fail "--format json differs"
+cmp_ --format csv v1 v2 >"$T/csv" || fail "csv"
+diff -u "$want/two-groups.csv" "$T/csv" >&2 || fail "--format csv differs"
+expect_output "$want/explain.txt" cmp_ --explain creat-clo.ops_per_sec v1 v2
+expect_output "$want/explain-few-runs.txt" cmp_ --explain punch.usecs v1 v2
+
+# The same from paths: a commit directory and a matrix file.
+"$KDELTA" compare --format csv "$R/creat-clo/fs=xfs/box/v1/" \
+	"$R/creat-clo/fs=xfs/box/v2/matrix.json.gz" >"$T/paths" ||
+	fail "paths failed"
+grep -v '^punch/' "$want/two-groups.csv" |
+	sed "s|^creat-clo/fs=xfs/box,|$R/creat-clo/fs=xfs/box,|" >"$T/paths-want"
+diff -u "$T/paths-want" "$T/paths" >&2 || fail "paths: output differs"
+
+# Exit statuses: a regression of a key metric (ops_per_sec fell) is 1 only
+# with --fail-on-regression; an improvement (v2 as base) and A/A are 0.
+cmp_ v1 v2 >/dev/null || fail "regression without --fail-on-regression: status $?"
+cmp_ --fail-on-regression v1 v2 >/dev/null
+[ $? -eq 1 ] || fail "regression with --fail-on-regression: want status 1"
+cmp_ --fail-on-regression v2 v1 >/dev/null || fail "improvement: status $?"
+cmp_ --fail-on-regression v1 v1 >/dev/null || fail "A/A: status $?"
+# Only changes above --min-change count.
+cmp_ --fail-on-regression --min-change 10 v1 v2 >/dev/null ||
+	fail "--min-change 10: status $?"
+# --test and --fdr reach the decision.
+cmp_ --format json --test mwu --fdr 0 v1 v2 >"$T/mwu" || fail "mwu"
+grep -q '"test": "mwu"' "$T/mwu" || fail "--test mwu not in the JSON"
+grep -q '"fdr": 0.0' "$T/mwu" || fail "--fdr 0 not in the JSON"
+
+"$KDELTA" compare --help >"$T/help" || fail "--help"
+grep -q '^usage: kdelta compare' "$T/help" || fail "--help: no usage line"
+finish

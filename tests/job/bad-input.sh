@@ -1,0 +1,95 @@
+#!/bin/bash
+# Bad job files: one clear line, exit status 2, in under a second.
+# $1: job-print, which loads with the test schema (tests/job/test-schema.h).
+source "$TESTLIB"
+JOB_PRINT=$(realpath "$1")
+cd "$T" || exit 1
+
+split() {
+	"$KDELTA" split --print "$@"
+}
+
+expect_error 2 "kdelta: missing.yaml: No such file or directory" split missing.yaml
+
+: >empty.yaml
+expect_error 2 "kdelta: empty.yaml: empty job file; see kdelta-job(5) for the format" \
+	split empty.yaml
+
+printf 'fs: [xfs, ext4\nruns: 3\n' >syntax.yaml
+expect_error 2 "kdelta: syntax.yaml:2:5: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 5)" \
+	split syntax.yaml
+
+printf 'fs: xfs\nmachine:\n\tcpus: 2\n' >tab.yaml
+expect_error 2 "kdelta: tab.yaml:3:1: tab character in indentation; indent with spaces" \
+	split tab.yaml
+printf 'machine:\n  cpus: 2\n  \tmemory: 4G\n' >tab2.yaml
+expect_error 2 "kdelta: tab2.yaml:3:3: tab character in indentation; indent with spaces" \
+	split tab2.yaml
+
+printf 'fs: xfs\nruns: many\n' >type.yaml
+expect_error 2 "kdelta: type.yaml:2:7: runs: expected an integer, got 'many'" \
+	split type.yaml
+
+printf 'disk: 1BRD_4G\nfss: xfs\n' >typo.yaml
+expect_error 2 "kdelta: typo.yaml:2:1: unknown parameter 'fss'; did you mean 'fs'?" \
+	split typo.yaml
+printf 'colour: blue\n' >unknown.yaml
+expect_error 2 "kdelta: unknown.yaml:1:1: unknown parameter 'colour'; see kdelta-job(5)" \
+	split unknown.yaml
+
+printf 'fs: xfs\npunch:\n  file_size: -1G\n' >negative.yaml
+expect_error 2 "kdelta: negative.yaml:3:14: punch.file_size: size '-1G' is negative" \
+	"$JOB_PRINT" negative.yaml
+printf 'punch: {file_size: [1G, 99999999999T]}\n' >overflow.yaml
+expect_error 2 "kdelta: overflow.yaml:1:25: punch.file_size: size '99999999999T' is too large (at most 2^64 - 1 bytes)" \
+	"$JOB_PRINT" overflow.yaml
+
+# Three lists of 100 values: 1,000,000 jobs.
+for key in suite category fs_mount_options; do
+	printf '%s: [%s]\n' "$key" "$(seq -s, -f "v%g" 100)"
+done >cap.yaml
+expect_error 2 "kdelta: cap.yaml: expands to 1000000 jobs, more than the limit of 10000; use fewer or shorter lists" \
+	split cap.yaml
+
+# "Billion laughs": 10^9 strings if aliases were expanded.
+{
+	echo 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'
+	prev=a
+	for n in b c d e f g h i; do
+		echo "$n: &$n [*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev]"
+		prev=$n
+	done
+} >bomb.yaml
+expect_error 2 "kdelta: bomb.yaml:1:4: YAML anchors (&name) are not allowed in job files; write the values out" \
+	split bomb.yaml
+
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000' >garbage.bin
+expect_error 2 "kdelta: garbage.bin:1:1: binary data (byte 0x7f), not a YAML job file" \
+	split garbage.bin
+
+printf 'fs: xfs\nsuite: caf\351\n' >latin1.yaml
+expect_error 2 "kdelta: latin1.yaml:2:11: invalid UTF-8 (byte 0xe9); job files must be UTF-8 text" \
+	split latin1.yaml
+
+cp "$TESTDATA/job/aim7-ruby.yaml" .
+expect_error 2 "kdelta: aim7-ruby.yaml:24:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
+	split aim7-ruby.yaml
+
+printf 'aim7: {test: a}\npunch: {}\n' >two.yaml
+expect_error 2 "kdelta: two.yaml:2:1: second workload section 'punch' after 'aim7'; a job runs one workload" \
+	"$JOB_PRINT" two.yaml
+
+mkdir dir.yaml
+expect_error 2 "kdelta: dir.yaml: is a directory, not a job file" split dir.yaml
+
+# The command line of split.
+expect_error 2 "kdelta: split: no job file given; see 'kdelta split --help'" \
+	"$KDELTA" split
+expect_error 2 "kdelta: split: unknown option '--frob'; see 'kdelta split --help'" \
+	"$KDELTA" split --frob x.yaml
+expect_error 2 "kdelta: split: one job file at a time; got 'a.yaml' and 'b.yaml'" \
+	"$KDELTA" split a.yaml b.yaml
+expect_error 2 "kdelta: split: -o needs a directory" "$KDELTA" split x.yaml -o
+expect_error 2 "kdelta: split: --print writes nothing; drop -o" \
+	"$KDELTA" split --print -o out x.yaml
+finish

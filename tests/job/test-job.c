@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Job files: expansion order, multi-document merge, defaults, names, the
+ * monitors key, typed getters, round trips, and the real schema's
+ * declarations.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "kdelta/util.h"
+#include "test-schema.h"
+
+static int load(const char *text, struct job_set *set, struct kd_err *err)
+{
+	return job_load_string(text, strlen(text), "t.yaml", &test_schema, set,
+			       err);
+}
+
+/* The jobs' names, one per line. */
+static char *names(const struct job_set *set)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < set->n; i++)
+		strbuf_addf(&sb, "%s\n", set->jobs[i].name);
+	return strbuf_detach(&sb);
+}
+
+static void check_names(const char *text, const char *want)
+{
+	struct job_set set;
+	struct kd_err err = { "" };
+	char *got;
+
+	CHECK(load(text, &set, &err) == 0);
+	CHECK_STR(err.msg, "");
+	got = names(&set);
+	CHECK_STR(got, want);
+	free(got);
+	job_set_release(&set);
+}
+
+static void check_error(const char *text, const char *want)
+{
+	struct job_set set;
+	struct kd_err err = { "" };
+
+	CHECK(load(text, &set, &err) == -1);
+	CHECK_STR(err.msg, want);
+	CHECK(set.n == 0 && set.jobs == NULL);
+}
+
+static void test_aim7_fixture(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct job_set set;
+	struct kd_err err = { "" };
+	char *got;
+
+	strbuf_addf(&path, "%s/job/aim7-fs-1brd.yaml", getenv("TESTDATA"));
+	CHECK(job_load_file(path.buf, &test_schema, &set, &err) == 0);
+	CHECK_STR(err.msg, "");
+	CHECK(set.n == 12 + 3 + 3 + 3);
+	got = names(&set);
+	CHECK_STR(got,
+		  "1BRD_48G-btrfs-disk_cp-3000\n1BRD_48G-btrfs-disk_rr-3000\n"
+		  "1BRD_48G-btrfs-disk_rw-3000\n1BRD_48G-btrfs-disk_src-3000\n"
+		  "1BRD_48G-ext4-disk_cp-3000\n1BRD_48G-ext4-disk_rr-3000\n"
+		  "1BRD_48G-ext4-disk_rw-3000\n1BRD_48G-ext4-disk_src-3000\n"
+		  "1BRD_48G-xfs-disk_cp-3000\n1BRD_48G-xfs-disk_rr-3000\n"
+		  "1BRD_48G-xfs-disk_rw-3000\n1BRD_48G-xfs-disk_src-3000\n"
+		  "1BRD_48G-btrfs-sync_disk_rw-600\n1BRD_48G-ext4-sync_disk_rw-600\n"
+		  "1BRD_48G-xfs-sync_disk_rw-600\n"
+		  "1BRD_48G-btrfs-creat-clo-1500\n1BRD_48G-ext4-creat-clo-1500\n"
+		  "1BRD_48G-xfs-creat-clo-1500\n"
+		  "1BRD_48G-btrfs-disk_rd-9000\n1BRD_48G-ext4-disk_rd-9000\n"
+		  "1BRD_48G-xfs-disk_rd-9000\n");
+	free(got);
+	CHECK(set.jobs[11].document == 0 && set.jobs[12].document == 1 &&
+	      set.jobs[20].document == 3);
+	CHECK_STR(set.jobs[20].source, path.buf);
+	CHECK_STR(job_workload(&set.jobs[0]), "aim7");
+	CHECK(jnode_int(jnode_get(set.jobs[20].root, "aim7"), "load") == 9000);
+	CHECK(jnode_int(jnode_get(jnode_get(set.jobs[0].root, "monitors"),
+				  "perf-profile"), "delay") == 15);
+	CHECK(jnode_int(set.jobs[0].root, "runs") == 3);
+	job_set_release(&set);
+	strbuf_release(&path);
+}
+
+static void test_expansion_order(void)
+{
+	/* The first list varies slowest, wherever the lists are. */
+	check_names("fs: [xfs, ext4]\npunch: {file_size: [4k, 1G]}\ndisk: [1BRD_1G, 1BRD_2G]\n",
+		    "xfs-4k-1BRD_1G\nxfs-4k-1BRD_2G\nxfs-1G-1BRD_1G\nxfs-1G-1BRD_2G\n"
+		    "ext4-4k-1BRD_1G\next4-4k-1BRD_2G\next4-1G-1BRD_1G\next4-1G-1BRD_2G\n");
+	/* A list of mappings for a section; lists inside them expand too. */
+	check_names("aim7: [{test: a, load: [1, 2]}, {test: b}]\nfs: [xfs, ext4]\n",
+		    "a-1-xfs\na-1-ext4\na-2-xfs\na-2-ext4\nb-xfs\nb-ext4\n");
+	/* A list parameter takes its list whole. */
+	check_names("exec: {argv: [fio, --rw=write]}\nfs: [xfs, ext4]\n",
+		    "fio,--rw=write-xfs\nfio,--rw=write-ext4\n");
+	/* Lists in monitor options expand; monitors are not in the name. */
+	check_names("monitors: {proc-vmstat: {interval: [1s, 2s]}}\nfs: xfs\n",
+		    "xfs\nxfs-2\n");
+}
+
+static void test_multi_document(void)
+{
+	/* Later documents replace a top-level key wholesale, keep the rest. */
+	check_names("fs: [xfs, ext4]\npunch: {file_size: 1G, prefill: write}\n"
+		    "---\npunch: {file_size: [4k, 8k]}\n---\nfs: btrfs\nruns: 5\n",
+		    "xfs-1G-write\next4-1G-write\n"
+		    "xfs-4k\nxfs-8k\next4-4k\next4-8k\n"
+		    "btrfs-1G-write\n");
+}
+
+static void test_defaults_and_names(void)
+{
+	struct job_set set;
+	struct kd_err err = { "" };
+	const struct jnode *punch, *env;
+
+	CHECK(load("punch:\nfs: xfs\nruns: 5\n", &set, &err) == 0);
+	CHECK(set.n == 1);
+	CHECK_STR(set.jobs[0].name, "xfs");
+	CHECK_STR(jnode_str(set.jobs[0].root, "testcase"), "punch");
+	CHECK_STR(set.jobs[0].root->keys[0], "testcase");
+	punch = jnode_get(set.jobs[0].root, "punch");
+	CHECK(punch && punch->kind == JNODE_MAP && punch->n == 4);
+	CHECK(jnode_size(punch, "file_size") == 64ULL << 20);
+	CHECK_STR(jnode_str(punch, "prefill"), "fallocate");
+	CHECK_NEAR(jnode_duration(punch, "duration"), 10, 0);
+	CHECK(!jnode_bool(punch, "sync"));
+	CHECK(jnode_int(set.jobs[0].root, "runs") == 5);
+	CHECK(jnode_str(set.jobs[0].root, "absent") == NULL);
+	CHECK(jnode_int(set.jobs[0].root, "absent") == 0);
+	job_set_release(&set);
+
+	/* Values equal to their default drop out of the name: 64M is 67108864. */
+	check_names("punch: {file_size: 67108864, sync: no, prefill: write}\n",
+		    "write\n");
+	check_names("fs: xfs\n---\nfs: xfs\n---\nsuite: x\n", "xfs\nxfs-2\nxfs-3\n");
+	check_names("runs: 1\n", "defaults\n");
+	check_names("fs_mount_options: [a-2, a, a, a]\n", "a-2\na\na-3\na-4\n");
+	check_names("exec: {argv: [./a b]}\n", "__a_b\n");
+
+	CHECK(load("exec: {argv: [true]}\n", &set, &err) == 0);
+	env = jnode_get(jnode_get(set.jobs[0].root, "exec"), "env");
+	CHECK(env && env->kind == JNODE_LIST && env->n == 1 &&
+	      !strcmp(env->values[0]->scalar, "LC_ALL=C"));
+	job_set_release(&set);
+}
+
+static void test_long_name(void)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct job_set set;
+	struct kd_err err = { "" };
+
+	strbuf_addstr(&text, "suite: x\nfs_mount_options: [");
+	for (int i = 0; i < 2; i++) {
+		strbuf_addstr(&text, i ? ", " : "");
+		strbuf_addchars(&text, 'o', 300);
+		strbuf_addf(&text, "%d", i);
+	}
+	strbuf_addstr(&text, "]\n");
+	CHECK(load(text.buf, &set, &err) == 0);
+	CHECK(set.n == 2);
+	CHECK(strlen(set.jobs[0].name) == 120 && strlen(set.jobs[1].name) == 120);
+	CHECK(strcmp(set.jobs[0].name, set.jobs[1].name));
+	job_set_release(&set);
+	strbuf_release(&text);
+}
+
+static void test_monitors(void)
+{
+	struct job_set set;
+	struct kd_err err = { "" };
+	const struct jnode *m;
+
+	CHECK(load("monitors: [perf-profile, proc-vmstat]\n", &set, &err) == 0);
+	m = jnode_get(set.jobs[0].root, "monitors");
+	CHECK(m && m->kind == JNODE_MAP && m->n == 2);
+	CHECK_STR(m->keys[0], "perf-profile");
+	CHECK(jnode_int(jnode_get(m, "perf-profile"), "delay") == 0);
+	CHECK_NEAR(jnode_duration(jnode_get(m, "proc-vmstat"), "interval"), 1, 0);
+	job_set_release(&set);
+
+	CHECK(load("monitors:\n", &set, &err) == 0);
+	m = jnode_get(set.jobs[0].root, "monitors");
+	CHECK(m && m->kind == JNODE_MAP && m->n == 0);
+	job_set_release(&set);
+
+	CHECK(load("monitors: {proc-vmstat: ~}\n", &set, &err) == 0);
+	m = jnode_get(jnode_get(set.jobs[0].root, "monitors"), "proc-vmstat");
+	CHECK(m && m->kind == JNODE_MAP && m->n == 1);
+	job_set_release(&set);
+
+	check_error("monitors: [proc-vmstat, proc-vmstt]\n",
+		    "t.yaml:1:25: unknown monitor 'proc-vmstt'; did you mean 'proc-vmstat'?");
+	check_error("monitors: {sar: }\n",
+		    "t.yaml:1:12: unknown monitor 'sar'; see kdelta-job(5) for the monitors");
+	check_error("monitors: {proc-vmstat: {interval: fast}}\n",
+		    "t.yaml:1:36: monitors.proc-vmstat.interval: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'fast'");
+	check_error("monitors: {proc-vmstat: {intreval: 1s}}\n",
+		    "t.yaml:1:26: unknown parameter 'intreval' in monitors.proc-vmstat; did you mean 'interval'?");
+	check_error("monitors: [proc-vmstat, proc-vmstat]\n",
+		    "t.yaml:1:25: monitors: 'proc-vmstat' is listed twice");
+	check_error("monitors: 3\n",
+		    "t.yaml:1:11: monitors: expected a list of monitor names or a mapping of monitor options");
+}
+
+static void test_errors(void)
+{
+	check_error("", "t.yaml: empty job file; see kdelta-job(5) for the format");
+	check_error("# nothing\n", "t.yaml: empty job file; see kdelta-job(5) for the format");
+	check_error("fs: xfs\n---\n---\nruns: 2\n",
+		    "t.yaml:3:1: empty YAML document; remove the '---' or add parameters");
+	check_error("- fs\n", "t.yaml:1:1: a job document must be a mapping of parameters, like 'fs: xfs'");
+	check_error("aim7: {test: a}\npunch:\n",
+		    "t.yaml:2:1: second workload section 'punch' after 'aim7'; a job runs one workload");
+	check_error("aim7: {load: 3}\n", "t.yaml:1:7: aim7: missing required parameter 'test'");
+	check_error("aim7:\n", "t.yaml:1:6: aim7: missing required parameter 'test'");
+	check_error("aim7: {test: a, tset: b}\n",
+		    "t.yaml:1:17: unknown parameter 'tset' in aim7; did you mean 'test'?");
+	check_error("punc: {}\n", "t.yaml:1:1: unknown parameter 'punc'; did you mean 'punch'?");
+	check_error("fs: [xfs, [ext4]]\n",
+		    "t.yaml:1:11: fs: a list inside a list does not expand; give one list of values");
+	check_error("fs: []\n", "t.yaml:1:5: fs: empty list: nothing to expand into");
+	check_error("fs: {a: b}\n", "t.yaml:1:5: fs: expected a choice, not a mapping");
+	check_error("fs: [xfs, zfs]\n",
+		    "t.yaml:1:11: fs: expected one of xfs, ext4, btrfs, tmpfs, got 'zfs'");
+	check_error("runs: 0\n", "t.yaml:1:7: runs: expected at least 1 run, got '0'");
+	check_error("disk: 48G\n", "t.yaml:1:7: disk: expected 1BRD_<size>, like 1BRD_48G, got '48G'");
+	check_error("disk: 1BRD_0\n", "t.yaml:1:7: disk: expected 1BRD_<size>, like 1BRD_48G, got '1BRD_0'");
+	check_error("exec: {argv: ls}\n", "t.yaml:1:14: exec.argv: expected a list, like [a, b]");
+	check_error("exec: {argv: [[ls]]}\n", "t.yaml:1:15: exec.argv: expected a list of plain values");
+	check_error("machine: 3\n", "t.yaml:1:10: machine: expected a mapping");
+	check_error("aim7: 3\n", "t.yaml:1:7: aim7: expected a mapping of parameters");
+	check_error("fs: xfs\nfs: ext4\n", "t.yaml:2:1: duplicate key 'fs' (first at line 1)");
+	check_error("? [a]\n: b\n", "t.yaml:1:3: a key must be a plain name, not a list or a mapping");
+	check_error("fs: *x\n", "t.yaml:1:5: YAML aliases (*name) are not allowed in job files; write the values out");
+	check_error("punch: {duration: [1s, x]}\n",
+		    "t.yaml:1:24: punch.duration: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'x'");
+	check_error("fs: xfs\n---\nfs: zfs\n",
+		    "t.yaml:3:5: fs: expected one of xfs, ext4, btrfs, tmpfs, got 'zfs'");
+	check_error("a: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+		    "t.yaml:1:35: nested too deeply for a job file");
+}
+
+static void test_cap(void)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *keys[] = { "suite", "category", "fs_mount_options" };
+	static const struct { const char *key, *format, *end; } wide[] = {
+		{ "suite: ", "%sv%d", "]\n" },
+		{ "category: ", "%sv%d", "]\n" },
+		{ "fs_mount_options: ", "%sv%d", "]\n" },
+		{ "testcase: ", "%sv%d", "]\n" },
+		{ "commit: ", "%sv%d", "]\n" },
+		{ "host: ", "%sv%d", "]\n" },
+		{ "runs: ", "%s%d", "]\n" },
+		{ "disk: ", "%s1BRD_%dG", "]\n" },
+		{ "punch: {file_size: ", "%s%dk", "]" },
+		{ ", duration: ", "%s%ds", "]}\n" },
+		{ "monitors: {proc-vmstat: {interval: ", "%s%ds", "]}" },
+		{ ", perf-profile: {delay: ", "%s%d", "]}}\n" },
+	};
+
+	for (size_t k = 0; k < 3; k++) {
+		strbuf_addf(&text, "%s: [", keys[k]);
+		for (int i = 0; i < 22; i++)
+			strbuf_addf(&text, "%sv%d", i ? ", " : "", i);
+		strbuf_addstr(&text, "]\n");
+	}
+	check_error(text.buf,
+		    "t.yaml: expands to 10648 jobs, more than the limit of 10000; use fewer or shorter lists");
+	/* 50^12 jobs, over 2^64: the count must saturate, not wrap. */
+	strbuf_reset(&text);
+	for (size_t k = 0; k < ARRAY_SIZE(wide); k++) {
+		strbuf_addf(&text, "%s[", wide[k].key);
+		for (int i = 1; i <= 50; i++)
+			strbuf_addf(&text, wide[k].format, i > 1 ? ", " : "", i);
+		strbuf_addstr(&text, wide[k].end);
+	}
+	check_error(text.buf,
+		    "t.yaml: expands to more than 2^64 jobs, more than the limit of 10000; use fewer or shorter lists");
+	strbuf_release(&text);
+}
+
+static void test_round_trip(void)
+{
+	struct job_set set, again;
+	struct kd_err err = { "" };
+
+	CHECK(load("fs: [xfs, ext4]\nsuite: 'a: b #c'\npunch: {file_size: [4k, 1G]}\n"
+		   "monitors: [proc-vmstat]\nkdelta: {argv: [x, '', 'yes'], m: {}}\n",
+		   &set, &err) == 0);
+	CHECK(set.n == 4);
+	for (size_t i = 0; i < set.n; i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+		job_to_yaml(set.jobs[i].root, &a);
+		CHECK(load(a.buf, &again, &err) == 0);
+		CHECK(again.n == 1);
+		if (again.n == 1) {
+			CHECK_STR(again.jobs[0].name, set.jobs[i].name);
+			job_to_yaml(again.jobs[0].root, &b);
+			CHECK_STR(b.buf, a.buf);
+		}
+		job_set_release(&again);
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	job_set_release(&set);
+}
+
+static void test_node_api(void)
+{
+	struct jnode *map = jnode_new_map(), *copy;
+	struct strbuf yaml = STRBUF_INIT;
+
+	jnode_set(map, "commit", jnode_new_scalar("abc"));
+	jnode_set(map, "host", jnode_new_scalar("box"));
+	jnode_set(map, "commit", jnode_new_scalar("def"));
+	CHECK(map->n == 2);
+	copy = jnode_clone(map);
+	jnode_set(map, "host", jnode_new_map());
+	CHECK_STR(jnode_str(copy, "host"), "box");
+	CHECK(jnode_str(map, "host") == NULL);
+	job_to_yaml(copy, &yaml);
+	CHECK_STR(yaml.buf, "commit: def\nhost: box\n");
+	strbuf_release(&yaml);
+	jnode_free(copy);
+	jnode_free(map);
+}
+
+/* Every declaration of the binary's schema is sound (the other engineers'). */
+static void test_default_schema(void)
+{
+	const struct job_schema *schema = job_schema_default();
+	const struct param_section *const *lists[] = { schema->workloads,
+						       schema->monitors };
+
+	CHECK(job_schema_default() == schema);
+	CHECK(schema->common == &job_common_section);
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t s = 0; lists[l][s]; s++) {
+			const struct param_section *section = lists[l][s];
+
+			CHECK(section->summary && *section->summary);
+			CHECK(!param_find(schema->common->params, section->name));
+			CHECK(strcmp(section->name, "monitors"));
+			for (const struct param_spec *p = section->params;
+			     p && p->name; p++) {
+				struct kd_err err = { "" };
+
+				CHECK(p->help && *p->help);
+				if (p->def && p->type != PARAM_LIST &&
+				    p->type != PARAM_MAP &&
+				    param_check(p, p->def, &err))
+					fprintf(stderr, "%s.%s: default: %s\n",
+						section->name, p->name, err.msg);
+				CHECK(!*err.msg);
+				CHECK(p->type != PARAM_CHOICE || p->choices);
+			}
+		}
+	}
+}
+
+int main(void)
+{
+	test_aim7_fixture();
+	test_expansion_order();
+	test_multi_document();
+	test_defaults_and_names();
+	test_long_name();
+	test_monitors();
+	test_errors();
+	test_cap();
+	test_round_trip();
+	test_node_api();
+	test_default_schema();
+	return check_done();
+}

@@ -1,0 +1,101 @@
+#!/bin/bash
+# kdelta stats: raw files made of captures of this machine's /proc files
+# (testdata/monitors/) extract to the values an independent Python script
+# computed (testdata/monitors/expected.py -> expected-stats.txt); workload
+# logs; and the errors, which leave an existing stats.json alone.
+source "$TESTLIB"
+D=$TESTDATA/monitors
+
+# raw NAME CAPTURE: <run>/NAME.gz from CAPTURE.1..3 sampled at the times
+# expected.py assumes.
+raw() {
+	local i=1 t
+	for t in 1796001600.000000 1796001601.500000 1796001603.250000; do
+		printf 'time: %s\n' "$t"
+		cat "$D/$2.$i"
+		i=$((i + 1))
+	done | gzip >"$R/$1.gz"
+}
+
+R=$T/run
+mkdir "$R"
+raw proc-vmstat vmstat
+raw slabinfo slabinfo
+raw meminfo meminfo
+raw vmstat stat
+cat >"$R/creat-clo.log" <<'LOG'
+ops_per_sec: 812345.25
+files: 3
+note: not a number
+two words: 7
+nan: nan
+scaled: 1e3
+LOG
+
+"$KDELTA" stats "$R" >"$T/out" 2>"$T/err" || fail "kdelta stats failed: $(cat "$T/err")"
+echo "$R/stats.json: 1202 metrics" >"$T/want"
+diff -u "$T/want" "$T/out" || fail "kdelta stats printed something else"
+python3 - "$R/stats.json" "$D/expected-stats.txt" <<'PY' || fail "stats.json differs from expected-stats.txt"
+import json, sys
+got = json.load(open(sys.argv[1]))
+want = {}
+for line in open(sys.argv[2]):
+    k, v = line.split()
+    want[k] = float(v)
+want["creat-clo.ops_per_sec"] = 812345.25
+want["creat-clo.files"] = 3
+want["creat-clo.scaled"] = 1000
+bad = 0
+for k in sorted(set(got) | set(want)):
+    if k not in got or k not in want:
+        print("only in", "stats.json" if k in got else "expected", k)
+        bad += 1
+    elif abs(got[k] - want[k]) > 1e-12 * max(1, abs(want[k])):
+        print(k, "got", got[k], "want", want[k])
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+# Keys sorted, and reals that read back exactly.
+python3 - "$R/stats.json" <<'PY' || fail "stats.json: keys not sorted"
+import json, sys
+keys = list(json.load(open(sys.argv[1])))
+sys.exit(0 if keys == sorted(keys) else 1)
+PY
+grep -q '"proc-vmstat.nr_free_pages": 1059570.3333333333,' "$R/stats.json" ||
+	fail "stats.json: nr_free_pages not printed to round-trip"
+
+# Errors: one line, status 2, and the stats.json already there stays.
+cp "$R/stats.json" "$T/before"
+size=$(stat -c %s "$R/proc-vmstat.gz")
+head -c $((size / 2)) "$R/proc-vmstat.gz" >"$T/cut.gz"
+cp "$T/cut.gz" "$R/proc-vmstat.gz"
+expect_error 2 "kdelta stats: $R/proc-vmstat.gz: corrupt or truncated gzip data" \
+	"$KDELTA" stats "$R"
+cmp -s "$T/before" "$R/stats.json" || fail "a failed kdelta stats changed stats.json"
+
+printf 'pgfree 1\n' | gzip >"$R/proc-vmstat.gz"
+expect_error 2 "kdelta stats: $R/proc-vmstat.gz: not a raw sample file: expected 'time: <epoch>' at byte 0" \
+	"$KDELTA" stats "$R"
+printf 'time: 1.0\npgfree x\n' | gzip >"$R/proc-vmstat.gz"
+expect_error 2 "kdelta stats: $R/proc-vmstat.gz: sample at 1.000000: bad line 'pgfree x': expected 'name value'" \
+	"$KDELTA" stats "$R"
+raw proc-vmstat vmstat
+
+printf 'time: 1.0\nslabinfo - version: 2.0\n' | gzip >"$R/slabinfo.gz"
+expect_error 2 "kdelta stats: $R/slabinfo.gz: slabinfo version 2.0 is not supported: kdelta reads version 2.1" \
+	"$KDELTA" stats "$R"
+
+expect_error 2 "kdelta stats: $T/nowhere: no such run directory" \
+	"$KDELTA" stats "$T/nowhere"
+expect_error 2 "kdelta stats: unknown option '--frob'. See 'kdelta stats --help'." \
+	"$KDELTA" stats --frob
+"$KDELTA" stats >/dev/null 2>"$T/err" && fail "kdelta stats without a directory succeeded"
+grep -q '^usage: kdelta stats RUN_DIR' "$T/err" || fail "kdelta stats: no usage"
+
+# Several directories: each extracted, the bad one reported, status 2.
+mkdir "$T/empty"
+"$KDELTA" stats "$T/empty" "$T/nowhere" >"$T/out" 2>"$T/err"
+[ $? = 2 ] || fail "status $? with a missing directory among others"
+[ "$(cat "$T/out")" = "$T/empty/stats.json: 0 metrics" ] || fail "stdout: $(cat "$T/out")"
+[ "$(cat "$T/empty/stats.json")" = "{}" ] || fail "empty run: $(cat "$T/empty/stats.json")"
+finish

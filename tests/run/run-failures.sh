@@ -1,0 +1,69 @@
+#!/bin/bash
+# Failed runs: a setup hook that fails for one commit, a workload that
+# exits non-zero.  Each fails its run, not the batch; the status is 1.
+# And bad usage: status 2 with one line.
+. "$TESTLIB"
+
+cat >"$T/job.yaml" <<'EOF'
+testcase: hook
+exec:
+  cmd: 'echo "x: 1"'
+EOF
+"$KDELTA" run "$T/job.yaml" --commits good,bad --runs 2 \
+	--result-root "$T/r" --work-dir "$T/w" \
+	--setup 'if [ {commit} = bad ]; then echo "cannot install $KDELTA_COMMIT" >&2; exit 4; fi' \
+	2>"$T/stderr"
+status=$?
+[ "$status" = 1 ] || fail "setup failure: exit status $status, want 1"
+c=$(echo "$T"/r/hook/*/*)
+for run in 0 1; do
+	[ "$(cat "$c/good/$run/complete")" = ok ] || fail "good/$run not ok"
+	[ "$(cat "$c/bad/$run/complete")" = "failed: setup exited with status 4: cannot install bad" ] ||
+		fail "bad/$run: $(cat "$c/bad/$run/complete")"
+done
+grep -q '^kdelta: \[2/4\] .*/bad run 1/2: failed: setup exited with status 4: cannot install bad$' \
+	"$T/stderr" || fail "no failure line: $(cat "$T/stderr")"
+grep -q '^kdelta: 2 run(s) ok, 2 failed' "$T/stderr" || fail "summary"
+[ -f "$c/bad/matrix.json.gz" ] || fail "no matrix for bad"
+[ "$(zcat "$c/bad/matrix.json.gz")" = '{"stats_source":[]}' ] ||
+	fail "bad matrix: $(zcat "$c/bad/matrix.json.gz")"
+
+# A commit label is quoted for the shell: no injection through {commit}.
+(cd "$T" && "$KDELTA" run "$T/job.yaml" --commit 'a;touch x' --runs 1 \
+	--result-root "$T/r" --work-dir "$T/w" \
+	--setup "echo {commit} >'$T/label'" 2>/dev/null) ||
+	fail "quoted label run failed"
+[ "$(cat "$T/label")" = 'a_touch_x' ] || fail "label: $(cat "$T/label")"
+[ -e "$T/x" ] && fail "setup hook injection"
+
+cat >"$T/bad.yaml" <<'EOF'
+testcase: crash
+exec:
+  cmd: 'echo "x: 1"; echo hmm >&2; echo "no space" >&2; exit 3'
+EOF
+"$KDELTA" run "$T/bad.yaml" --commit k --runs 1 --result-root "$T/r" \
+	--work-dir "$T/w" 2>"$T/stderr"
+status=$?
+[ "$status" = 1 ] || fail "workload failure: exit status $status, want 1"
+complete=$(cat "$T"/r/crash/*/*/k/0/complete)
+# The exec workload itself exits 1 and says why, after the command's stderr.
+[ "$complete" = "failed: exec exited with status 1: no space / exec: 'echo \"x: 1\"; echo hmm >&2; echo \"no space\" >&2; exit 3' exited with status 3" ] ||
+	fail "workload failure: complete says '$complete'"
+
+expect_error 2 "kdelta run: no job file given; usage: kdelta run JOB.yaml... (see 'kdelta run --help')" \
+	"$KDELTA" run --runs 2
+expect_error 2 "kdelta run: --runs expects a number of 1 or more, not '0'" \
+	"$KDELTA" run "$T/job.yaml" --runs 0
+expect_error 2 "kdelta run: '..' is not a valid commit label; use a name or a hash" \
+	"$KDELTA" run "$T/job.yaml" --commits a,..
+expect_error 2 "kdelta run: commit 'a/b' given twice (as store name 'a_b')" \
+	"$KDELTA" run "$T/job.yaml" --commits a_b,a/b
+expect_error 2 "kdelta run: unknown option '--frobnicate'; see 'kdelta run --help'" \
+	"$KDELTA" run "$T/job.yaml" --frobnicate
+expect_error 2 "kdelta run: option '--setup' needs a value; see 'kdelta run --help'" \
+	"$KDELTA" run "$T/job.yaml" --setup
+"$KDELTA" run --help >"$T/help" || fail "run --help failed"
+for w in creat-clo disk_wrt truncate punch exec; do
+	grep -q "^    $w " "$T/help" || fail "--help lists no $w"
+done
+finish

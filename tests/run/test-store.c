@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The result store: run numbering, completion marks, matrix rebuild. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "check.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct kd_err err;
+
+	CHECK(write_file_atomic(path, text, strlen(text), &err) == 0);
+	free(path);
+}
+
+static void test_commit_dir(void)
+{
+	char *dir = store_commit_dir("/r/", "punch", "../../etc", "host/x", "..");
+
+	/* Every component is one safe name: no way out of the root. */
+	CHECK_STR(dir, "/r/punch/_._.._etc/host_x/_.");
+	free(dir);
+}
+
+static void test_numbering(const char *root)
+{
+	char *commit_dir = xasprintf("%s/tc/p/h/base", root), *run_dir, *path;
+	unsigned number;
+	struct kd_err err;
+
+	CHECK(store_alloc_run(commit_dir, &number, &run_dir, &err) == 0);
+	CHECK(number == 0);
+	free(run_dir);
+	CHECK(store_alloc_run(commit_dir, &number, &run_dir, &err) == 0);
+	CHECK(number == 1);
+	free(run_dir);
+	/* A gap and a stray entry: numbering goes on after the largest. */
+	path = xasprintf("%s/7", commit_dir);
+	CHECK(mkdir(path, 0755) == 0);
+	free(path);
+	path = xasprintf("%s/08", commit_dir);
+	CHECK(mkdir(path, 0755) == 0);
+	free(path);
+	CHECK(store_alloc_run(commit_dir, &number, &run_dir, &err) == 0);
+	CHECK(number == 8);
+	CHECK(store_run_status(run_dir) == NULL);
+	CHECK(store_mark_complete(run_dir, "failed: x\nexited", &err) == 0);
+	path = store_run_status(run_dir);
+	CHECK_STR(path, "failed: x exited");
+	free(path);
+	free(run_dir);
+	free(commit_dir);
+}
+
+static void add_run(const char *commit_dir, const char *status,
+		    const char *stats)
+{
+	char *run_dir;
+	unsigned number;
+	struct kd_err err;
+
+	CHECK(store_alloc_run(commit_dir, &number, &run_dir, &err) == 0);
+	if (stats)
+		write_text(run_dir, STORE_STATS_FILE, stats);
+	if (status)
+		CHECK(store_mark_complete(run_dir, status, &err) == 0);
+	free(run_dir);
+}
+
+static void test_matrix(const char *root)
+{
+	char *commit_dir = xasprintf("%s/tc/p/h/test", root);
+	char *path = xasprintf("%s/%s", commit_dir, STORE_MATRIX_FILE);
+	char *want;
+	struct strbuf sb = STRBUF_INIT;
+	struct kd_err err;
+	size_t n;
+
+	add_run(commit_dir, "ok", "{\"a.x\": 1, \"b.y\": 10}");
+	add_run(commit_dir, "failed: punch exited with status 1", "{\"a.x\": 99}");
+	add_run(commit_dir, NULL, "{\"a.x\": 98}");	/* incomplete */
+	add_run(commit_dir, "ok", "{\"a.x\": 2.5, \"c.z\": 7}");
+	add_run(commit_dir, "ok", "{\"b.y\": 30}");
+	CHECK(store_rebuild_matrix(commit_dir, &n, &err) == 0);
+	CHECK(n == 3);
+	CHECK(read_file(path, &sb, &err) == 0);
+	want = xasprintf("{\"a.x\":[1,2.5,null],\"b.y\":[10,null,30],"
+			 "\"c.z\":[null,7,null],\"stats_source\":"
+			 "[\"%s/0\",\"%s/3\",\"%s/4\"]}",
+			 commit_dir, commit_dir, commit_dir);
+	CHECK_STR(sb.buf, want);
+	free(want);
+
+	/* A damaged stats.json of an ok run is an error naming the file. */
+	add_run(commit_dir, "ok", "{\"a.x\": ");
+	CHECK(store_rebuild_matrix(commit_dir, &n, &err) < 0);
+	CHECK(strstr(err.msg, "/5/stats.json:") != NULL);
+	strbuf_release(&sb);
+	free(path);
+	free(commit_dir);
+}
+
+int main(void)
+{
+	char root[] = "/tmp/kdelta-test-store.XXXXXX";
+	char *rm;
+
+	CHECK(mkdtemp(root) != NULL);
+	test_commit_dir();
+	test_numbering(root);
+	test_matrix(root);
+	rm = xasprintf("rm -rf '%s'", root);
+	CHECK(system(rm) == 0);
+	free(rm);
+	return check_done();
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare_decide() on comparisons built in memory: the verdict rules one
+ * by one, the row order, and the synthetic A/A and A/B comparisons that
+ * DESIGN.md asks of the comparer ("An A/A comparison must come out clean,
+ * and a 5% change of a key result at 1% noise must be caught with 5 runs").
+ * Random samples come from GSL's MT19937 with fixed seeds: every run of
+ * this test sees the same numbers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "check.h"
+#include "kdelta/compare.h"
+#include "kdelta/metric-rules.h"
+#include "kdelta/util.h"
+
+static const struct compare_options welch_options = {
+	.test = SIG_WELCH, .fdr = 0.05, .min_change = 1,
+};
+
+static struct comparison *comparison_new(size_t nvariants, size_t nrows)
+{
+	struct comparison *cmp = xcalloc(1, sizeof(*cmp));
+
+	cmp->nvariants = nvariants;
+	cmp->variants = xcalloc(nvariants, sizeof(*cmp->variants));
+	cmp->nrows = nrows;
+	cmp->rows = xcalloc(nrows, sizeof(*cmp->rows));
+	for (size_t r = 0; r < nrows; r++)
+		cmp->rows[r].cells = xcalloc(nvariants, sizeof(struct metric_cell));
+	return cmp;
+}
+
+static void comparison_free(struct comparison *cmp)
+{
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		for (size_t v = 0; v < cmp->nvariants; v++)
+			free(cmp->rows[r].cells[v].samples);
+		free(cmp->rows[r].cells);
+		free(cmp->rows[r].name);
+	}
+	free(cmp->rows);
+	free(cmp->variants);
+	free(cmp);
+}
+
+static void set_samples(struct metric_cell *cell, const double *x, size_t n)
+{
+	cell->samples = xmalloc((n ? n : 1) * sizeof(*x));
+	memcpy(cell->samples, x, n * sizeof(*x));
+	cell->sum.n = n;
+}
+
+/* A row of two variants from literal samples; nb or nv 0 = absent. */
+static void set_row(struct comparison *cmp, size_t r, const char *name,
+		    bool key, const double *base, size_t nb, const double *var,
+		    size_t nv)
+{
+	cmp->rows[r].name = xstrdup(name);
+	cmp->rows[r].key = key;
+	if (nb)
+		set_samples(&cmp->rows[r].cells[0], base, nb);
+	if (nv)
+		set_samples(&cmp->rows[r].cells[1], var, nv);
+}
+
+static const struct metric_row *find_row(const struct comparison *cmp,
+					 const char *name)
+{
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (!strcmp(cmp->rows[r].name, name))
+			return &cmp->rows[r];
+	xdie("no row %s", name);
+}
+
+static bool cell_is_finite(const struct metric_cell *c)
+{
+	const struct sample_summary *s = &c->sum;
+
+	return !isnan(s->mean) && !isnan(s->stddev) && !isnan(s->rel_stddev) &&
+	       !isnan(s->min) && !isnan(s->max) && !isnan(s->median) &&
+	       !isnan(c->change) && !isnan(c->q) && !isnan(c->test.p) &&
+	       !isnan(c->test.statistic) && !isnan(c->test.df) &&
+	       c->rule != NULL;
+}
+
+static bool no_nan(const struct comparison *cmp)
+{
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t v = 0; v < cmp->nvariants; v++)
+			if (!cell_is_finite(&cmp->rows[r].cells[v]))
+				return false;
+	return true;
+}
+
+static void test_undecided(void)
+{
+	const double five[] = { 10, 11, 12, 13, 14 }, two[] = { 50, 60 };
+	struct comparison *cmp = comparison_new(2, 4);
+	const struct metric_row *row;
+
+	set_row(cmp, 0, "w.few_base", true, two, 2, five, 5);
+	set_row(cmp, 1, "w.few_variant", true, five, 5, two, 2);
+	set_row(cmp, 2, "w.absent_variant", true, five, 5, NULL, 0);
+	set_row(cmp, 3, "w.absent_base", true, NULL, 0, five, 5);
+	compare_decide(cmp, &welch_options);
+	row = find_row(cmp, "w.few_base");
+	CHECK(row->cells[0].verdict == VERDICT_BASE);
+	CHECK(row->cells[1].verdict == VERDICT_FEW_RUNS);
+	CHECK_STR(row->cells[1].rule,
+		  "fewer than 3 runs in the base or in this variant: not decided");
+	/* the change is still computed: a reader sees how far apart */
+	CHECK_NEAR(row->cells[1].change, (12.0 - 55) / 55 * 100, 1e-12);
+	CHECK(find_row(cmp, "w.few_variant")->cells[1].verdict ==
+	      VERDICT_FEW_RUNS);
+	row = find_row(cmp, "w.absent_variant");
+	CHECK(row->cells[1].verdict == VERDICT_ABSENT);
+	CHECK(row->cells[1].sum.n == 0 && row->cells[1].change == 0);
+	row = find_row(cmp, "w.absent_base");
+	CHECK(row->cells[1].verdict == VERDICT_ABSENT);
+	CHECK(row->cells[1].sum.n == 5 && row->cells[1].sum.mean == 12);
+	CHECK(no_nan(cmp));
+	comparison_free(cmp);
+}
+
+static void test_zero_and_constant(void)
+{
+	const double zero[] = { 0, 0, 0 }, five[] = { 5, 5, 5 };
+	const double seven[] = { 7, 7, 7 }, noisy[] = { 4, 5, 6 };
+	struct comparison *cmp = comparison_new(2, 5);
+	const struct metric_row *row;
+
+	set_row(cmp, 0, "w.from_zero", true, zero, 3, five, 3);
+	set_row(cmp, 1, "w.both_zero", true, zero, 3, zero, 3);
+	set_row(cmp, 2, "w.same_constant", true, five, 3, five, 3);
+	set_row(cmp, 3, "w.other_constant", true, five, 3, seven, 3);
+	set_row(cmp, 4, "w.to_zero", true, noisy, 3, zero, 3);
+	compare_decide(cmp, &welch_options);
+	row = find_row(cmp, "w.from_zero");
+	CHECK(row->cells[1].change_infinite && row->cells[1].change == 0);
+	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
+	row = find_row(cmp, "w.both_zero");
+	CHECK(!row->cells[1].change_infinite && row->cells[1].change == 0);
+	CHECK(row->cells[1].test.p == 1 && row->cells[1].verdict == VERDICT_SAME);
+	row = find_row(cmp, "w.same_constant");
+	CHECK(row->cells[1].verdict == VERDICT_SAME);
+	row = find_row(cmp, "w.other_constant");
+	CHECK(row->cells[1].test.p == 0 && row->cells[1].q == 0);
+	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
+	CHECK_NEAR(row->cells[1].change, 40, 1e-12);
+	row = find_row(cmp, "w.to_zero");
+	CHECK_NEAR(row->cells[1].change, -100, 1e-12);
+	CHECK(no_nan(cmp));
+	comparison_free(cmp);
+}
+
+static void test_effect_floors(void)
+{
+	/* 0.5% apart at 0.05% noise: significant, below --min-change 1 */
+	const double k0[] = { 1000.0, 1000.5, 999.5, 1000.2, 999.8 };
+	const double k1[] = { 1005.0, 1005.5, 1004.5, 1005.2, 1004.8 };
+	/* a proc-vmstat counter doubling from 200 to 400: below LKP's 1000 */
+	const double s0[] = { 200, 201, 199 }, s1[] = { 400, 401, 399 };
+	/* the same counter from 2000 to 4000 */
+	const double l0[] = { 2000, 2010, 1990 }, l1[] = { 4000, 4010, 3990 };
+	/* a percentage: 10% -> 30% busy is +20 points */
+	const double p0[] = { 10, 10.5, 9.5 }, p1[] = { 30, 30.5, 29.5 };
+	struct comparison *cmp = comparison_new(2, 4);
+	const struct metric_row *row;
+
+	set_row(cmp, 0, "w.ops_per_sec", true, k0, 5, k1, 5);
+	set_row(cmp, 1, "proc-vmstat.pgmajfault", false, s0, 3, s1, 3);
+	set_row(cmp, 2, "proc-vmstat.pgfree", false, l0, 3, l1, 3);
+	set_row(cmp, 3, "w.busy%", true, p0, 3, p1, 3);
+	compare_decide(cmp, &welch_options);
+	row = find_row(cmp, "w.ops_per_sec");
+	CHECK(row->cells[1].q < 0.05);
+	CHECK(row->cells[1].verdict == VERDICT_SMALL);
+	CHECK_STR(row->cells[1].rule,
+		  "workload result: a change of at least --min-change");
+	CHECK(row->better == 1);
+	row = find_row(cmp, "proc-vmstat.pgmajfault");
+	CHECK(row->cells[1].verdict == VERDICT_SMALL);
+	CHECK_STR(row->cells[1].rule, "proc-vmstat.*: 5%, above 1000");
+	row = find_row(cmp, "proc-vmstat.pgfree");
+	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
+	CHECK_STR(row->cells[1].rule, "proc-vmstat.*: 5%, above 1000");
+	row = find_row(cmp, "w.busy%");
+	CHECK(row->cells[1].change_absolute);
+	CHECK_NEAR(row->cells[1].change, 20, 1e-12);
+	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
+	comparison_free(cmp);
+}
+
+static void test_options(void)
+{
+	const double a[] = { 100, 101, 99, 100.5, 99.5 };
+	const double b[] = { 100.9, 101.9, 99.9, 101.4, 100.4 };
+	const double c[] = { 110, 111, 109, 110.5, 109.5 };
+	struct compare_options opt = welch_options;
+	struct comparison *cmp = comparison_new(2, 2);
+	const struct metric_row *row;
+
+	set_row(cmp, 0, "w.slightly", true, a, 5, b, 5);
+	set_row(cmp, 1, "w.clearly", true, a, 5, c, 5);
+	opt.fdr = 0;
+	compare_decide(cmp, &opt);
+	for (size_t r = 0; r < 2; r++)
+		CHECK(cmp->rows[r].cells[1].q == cmp->rows[r].cells[1].test.p);
+	row = find_row(cmp, "w.slightly");
+	CHECK(row->cells[1].test.p > 0.05);
+	CHECK_STR(row->cells[1].rule,
+		  "not significant: p-value not below 0.05 (--fdr 0, uncorrected)");
+	opt.test = SIG_LKP;
+	compare_decide(cmp, &opt);
+	row = find_row(cmp, "w.slightly");
+	CHECK(row->cells[1].test.p == 1 && row->cells[1].q == 1);
+	CHECK_STR(row->cells[1].rule,
+		  "not significant: the runs' intervals overlap (lkp-tests)");
+	row = find_row(cmp, "w.clearly");
+	CHECK(row->cells[1].test.p == 0 && row->cells[1].q == 0);
+	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
+	opt.test = SIG_MWU;
+	opt.fdr = 0.05;
+	compare_decide(cmp, &opt);
+	row = find_row(cmp, "w.clearly");
+	CHECK(row->cells[1].test.exact && row->cells[1].test.statistic == 0);
+	/* BH over the two key results: q = max(p(1) * 2 / 1, p(2) * 2 / 2) */
+	CHECK_NEAR(row->cells[1].q, 2.0 / 252 * 2, 1e-12);
+	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
+	CHECK(no_nan(cmp));
+	comparison_free(cmp);
+}
+
+/* Key results first, changed first, larger |change| first, then names. */
+static void test_order(void)
+{
+	const double base[] = { 100, 101, 99 }, same[] = { 100, 99, 101 };
+	const double up10[] = { 110, 111, 109 }, down30[] = { 70, 71, 69 };
+	const double up_tiny[] = { 100.5, 101.5, 99.5 };
+	struct comparison *cmp = comparison_new(3, 7);
+	static const char *const want[] = {
+		"w.b_down30", "w.a_up10", "w.tiny", "w.z_same",
+		"time.down30", "time.up10", "time.same",
+	};
+
+	set_row(cmp, 0, "time.same", false, base, 3, same, 3);
+	set_row(cmp, 1, "w.z_same", true, base, 3, same, 3);
+	set_row(cmp, 2, "time.up10", false, base, 3, up10, 3);
+	set_row(cmp, 3, "w.a_up10", true, base, 3, up10, 3);
+	set_row(cmp, 4, "w.tiny", true, base, 3, up_tiny, 3);
+	set_row(cmp, 5, "time.down30", false, base, 3, same, 3);
+	set_row(cmp, 6, "w.b_down30", true, base, 3, same, 3);
+	/* third variant: the -30% rows change in variant 2 only */
+	for (size_t r = 0; r < 7; r++)
+		set_samples(&cmp->rows[r].cells[2], r < 5 ? same : down30, 3);
+	compare_decide(cmp, &welch_options);
+	for (size_t r = 0; r < 7; r++)
+		CHECK_STR(cmp->rows[r].name, want[r]);
+	CHECK(cmp->rows[0].cells[1].verdict == VERDICT_SAME);
+	CHECK(cmp->rows[0].cells[2].verdict == VERDICT_CHANGED);
+	CHECK(cmp->rows[2].cells[1].verdict == VERDICT_SAME);
+	CHECK(cmp->rows[5].cells[1].verdict == VERDICT_CHANGED);
+	comparison_free(cmp);
+}
+
+static void test_direction(void)
+{
+	CHECK(metric_direction("creat-clo.ops_per_sec") == 1);
+	CHECK(metric_direction("aim7.jobs_per_min") == 1);
+	CHECK(metric_direction("disk_wrt.throughput") == 1);
+	CHECK(metric_direction("fio.write_bw_per_sec") == 1);
+	CHECK(metric_direction("punch.usecs_per_op") == -1);
+	CHECK(metric_direction("fio.write_latency_99%") == -1);
+	CHECK(metric_direction("time.elapsed_time") == -1);
+	CHECK(metric_direction("time.user_time") == -1);
+	CHECK(metric_direction("proc-vmstat.pgfree") == 0);
+	CHECK(metric_direction("latency_stats.sum.nfs_wait_on_request") == 0);
+	CHECK(metric_is_percent("vmstat.cpu.us%"));
+	CHECK(!metric_is_percent("vmstat.cpu.us"));
+	CHECK(!metric_is_percent(""));
+	CHECK_STR(metric_floor("slabinfo.dentry.active_objs")->rule,
+		  "slabinfo.*: 5%, 100 apart");
+	CHECK_STR(metric_floor("proc-vmstat.nr_dirty")->rule,
+		  "proc-vmstat.nr_*: 5%, above 100, 50 apart");
+	CHECK_STR(metric_floor("something.else")->rule,
+		  "monitor counters: 5%");
+}
+
+int main(void)
+{
+	test_undecided();
+	test_zero_and_constant();
+	test_effect_floors();
+	test_options();
+	test_order();
+	test_direction();
+	return check_done();
+}
