@@ -50,7 +50,11 @@ echo "1. harness overhead: creat-clo via kdelta vs a bare loop, 10 pairs of 3 s"
 job harness 3s
 bare_ops=() kd_ops=()
 for i in $(seq 10); do
-	bare_ops+=("$(cd "$B/bare" && "$bare" 3 | sed -n 's/^ops_per_sec: //p')")
+	# In a new directory each time, on the same file system, as each of
+	# kdelta's runs is: the two sides differ only by kdelta.
+	dir=$(mktemp -d "$B/bare/run.XXXXXX")
+	bare_ops+=("$(cd "$dir" && "$bare" 3 | sed -n 's/^ops_per_sec: //p')")
+	rm -rf "$dir"
 	kd_ops+=("$(kdelta_ops harness h)")
 	printf '   pair %2d: bare %12.0f ops/s   kdelta %12.0f ops/s\n' "$i" \
 		"${bare_ops[-1]}" "${kd_ops[-1]}"
@@ -85,7 +89,9 @@ on = [float(x) for x in sys.argv[1].split()]
 off = [float(x) for x in sys.argv[2].split()]
 raw, secs = int(sys.argv[3]), float(sys.argv[4])
 slower = 100 * (1 - s.mean(on) / s.mean(off))
+pairs = sorted(100 * (1 - a / b) for a, b in zip(on, off))
 print(f"   with monitors {slower:+.2f}% slower than without (goal <= 1%); "
+      f"per pair: median {s.median(pairs):+.2f}%, range {pairs[0]:+.2f}%..{pairs[-1]:+.2f}%; "
       f"stddev on {100 * s.stdev(on) / s.mean(on):.1f}%, off {100 * s.stdev(off) / s.mean(off):.1f}%")
 print(f"   raw samples stored: {raw} bytes in {secs:.0f} s of workload = "
       f"{raw / secs * 60 / 1024:.0f} KiB per minute of monitoring")

@@ -13,5 +13,8 @@ int cmd_compare(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_split(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 #endif

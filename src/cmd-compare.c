@@ -1,25 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdelta compare: find the results of the variants, build one comparison
- * per testcase / parameter / host group, decide, render.
+ * per testcase / parameter / host group (src/compare-args.c), decide,
+ * render.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "builtin.h"
+#include "kdelta/compare-args.h"
 #include "kdelta/compare.h"
-#include "kdelta/matrix.h"
-#include "kdelta/resultdb.h"
-#include "kdelta/store.h"
 #include "kdelta/util.h"
 
 static const char compare_usage[] =
@@ -55,477 +46,6 @@ static const char compare_usage[] =
 	"Exit status: 0; 1 with --fail-on-regression when a workload result changed\n"
 	"significantly for the worse; 2 for bad usage or bad input.  See kdelta(1).\n";
 
-enum output_format { FORMAT_LKP, FORMAT_MMTESTS, FORMAT_JSON, FORMAT_CSV };
-
-struct compare_args {
-	struct compare_options opt;
-	enum output_format format;
-	const char *summary, *explain, *result_root, *repo, *axis;
-	const char **commits;
-	size_t ncommits, commits_alloc;
-	bool fail_on_regression, help;
-	const char **labels;
-	size_t nlabels, labels_alloc;
-};
-
-/* What a whole run of the command holds. */
-struct compare_state {
-	struct comparison **cmps;
-	size_t n, alloc;
-	struct resultdb db;
-	struct result_groups groups;
-	struct result_dir *path_dirs;	/* for path arguments */
-	size_t npath_dirs;
-};
-
-/* "compare: <problem>", for problems of the command line. */
-__attribute__((format(printf, 2, 3)))
-static int usage_error(struct kd_err *err, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	kd_error(err, "compare: %s", sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
-static int parse_number(const char *opt, const char *value, double min,
-			double max, double *out, struct kd_err *err)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(value, &end);
-	if (!*value || *end || errno || !(*out >= min && *out <= max))
-		return usage_error(err, "%s: expected a number from %g to %g, got '%s'",
-				   opt, min, max, value);
-	return 0;
-}
-
-static int parse_choice(const char *opt, const char *value,
-			const char *const *choices, int *out,
-			struct kd_err *err)
-{
-	struct strbuf list = STRBUF_INIT;
-	int n = 0;
-
-	for (; choices[n]; n++)
-		if (!strcmp(value, choices[n])) {
-			*out = n;
-			return 0;
-		}
-	for (int i = 0; i < n; i++)
-		strbuf_addf(&list, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "",
-			    choices[i]);
-	usage_error(err, "%s: expected %s, got '%s'", opt, list.buf, value);
-	strbuf_release(&list);
-	return -1;
-}
-
-static const char *const test_names[] = { "welch", "mwu", "lkp", NULL };
-static const char *const format_names[] = { "lkp", "mmtests", "json", "csv",
-					    NULL };
-
-static void push_arg(const char ***list, size_t *n, size_t *alloc,
-		     const char *arg)
-{
-	ALLOC_GROW(*list, *n + 1, *alloc);
-	(*list)[(*n)++] = arg;
-}
-
-/* An option that takes a value; returns -1 on a bad value. */
-static int take_value(struct compare_args *a, const char *name,
-		      const char *value, struct kd_err *err)
-{
-	int choice;
-
-	if (!strcmp(name, "--test")) {
-		if (parse_choice(name, value, test_names, &choice, err) < 0)
-			return -1;
-		a->opt.test = (enum sig_test)choice;
-	} else if (!strcmp(name, "--format")) {
-		if (parse_choice(name, value, format_names, &choice, err) < 0)
-			return -1;
-		a->format = (enum output_format)choice;
-	} else if (!strcmp(name, "--fdr")) {
-		return parse_number(name, value, 0, 0.5, &a->opt.fdr, err);
-	} else if (!strcmp(name, "--min-change")) {
-		return parse_number(name, value, 0, 1e6, &a->opt.min_change, err);
-	} else if (!strcmp(name, "--commit")) {
-		push_arg(&a->commits, &a->ncommits, &a->commits_alloc, value);
-	} else {
-		const char **slot = !strcmp(name, "--summary") ? &a->summary
-			: !strcmp(name, "--explain") ? &a->explain
-			: !strcmp(name, "--result-root") ? &a->result_root
-			: !strcmp(name, "--repo") ? &a->repo : &a->axis;
-
-		if (!*value)
-			return usage_error(err, "%s: expected a value, got ''",
-					   name);
-		*slot = value;
-	}
-	return 0;
-}
-
-static const char *const value_options[] = {
-	"--test", "--format", "--fdr", "--min-change", "--commit", "--summary",
-	"--explain", "--result-root", "--repo", "--axis", NULL,
-};
-
-static bool takes_value(const char *name)
-{
-	for (size_t i = 0; value_options[i]; i++)
-		if (!strcmp(name, value_options[i]))
-			return true;
-	return false;
-}
-
-static int flag_option(struct compare_args *a, const char *arg,
-		       struct kd_err *err)
-{
-	if (!strcmp(arg, "--all"))
-		a->opt.all = true;
-	else if (!strcmp(arg, "--fail-on-regression"))
-		a->fail_on_regression = true;
-	else if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-		a->help = true;
-	else
-		return usage_error(err, "unknown option '%s'; see 'kdelta compare --help'",
-				   arg);
-	return 0;
-}
-
-/* One option at argv[*i], "--name value" or "--name=value". */
-static int parse_option(struct compare_args *a, int argc, char **argv,
-			int *i, struct kd_err *err)
-{
-	const char *arg = argv[*i], *eq = strchr(arg, '=');
-	char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
-	int ret;
-
-	if (!takes_value(name)) {
-		ret = eq ? usage_error(err, "%s takes no value; see 'kdelta compare --help'",
-				       name)
-			 : flag_option(a, arg, err);
-	} else if (eq) {
-		ret = take_value(a, name, eq + 1, err);
-	} else if (*i + 1 >= argc) {
-		ret = usage_error(err, "%s needs a value; see 'kdelta compare --help'",
-				  name);
-	} else {
-		ret = take_value(a, name, argv[++*i], err);
-	}
-	free(name);
-	return ret;
-}
-
-static int parse_args(struct compare_args *a, int argc, char **argv,
-		      struct kd_err *err)
-{
-	bool options = true;
-
-	memset(a, 0, sizeof(*a));
-	a->opt.test = SIG_WELCH;
-	a->opt.fdr = 0.05;
-	a->opt.min_change = 1;
-	for (int i = 1; i < argc; i++) {
-		if (options && !strcmp(argv[i], "--")) {
-			options = false;
-		} else if (options && argv[i][0] == '-' && argv[i][1]) {
-			if (parse_option(a, argc, argv, &i, err) < 0)
-				return -1;
-		} else {
-			push_arg(&a->labels, &a->nlabels, &a->labels_alloc,
-				 argv[i]);
-		}
-	}
-	if (a->help)
-		return 0;
-	if (a->nlabels < 2)
-		return kd_error(err, "compare: needs a base and at least one variant to compare with it; see 'kdelta compare --help'");
-	if (a->ncommits && !a->axis)
-		return kd_error(err, "compare: --commit goes with --axis; without it, name the commits as arguments");
-	return 0;
-}
-
-/* Component i (0-based) of a relative path, or NULL. */
-static char *path_component(const char *rel, size_t i)
-{
-	const char *s = rel, *end;
-
-	for (; i; i--) {
-		s = strchr(s, '/');
-		if (!s)
-			return NULL;
-		s++;
-	}
-	end = strchrnul(s, '/');
-	return end > s ? xstrndup(s, (size_t)(end - s)) : NULL;
-}
-
-static size_t path_depth(const char *rel)
-{
-	size_t n = 1;
-
-	for (const char *s = rel; *s; s++)
-		n += *s == '/';
-	return n;
-}
-
-/*
- * The group's parameters, testcase and host: from the base's job, else from
- * its place in the store (<testcase>/<param-dir>/<host>/<commit>).
- */
-static int comparison_set_params(struct comparison *cmp,
-				 const struct result_dir *base,
-				 const char *axis, struct kd_err *err)
-{
-	struct job_params p;
-	size_t depth = path_depth(base->rel);
-
-	if (result_dir_params(base, &p, err) < 0)
-		return -1;
-	cmp->params = xcalloc(p.n + 1, sizeof(*cmp->params));
-	for (size_t i = 0; i < p.n; i++) {
-		if (axis && !strcmp(p.items[i].key, axis)) {
-			free(p.items[i].key);
-			free(p.items[i].value);
-			continue;
-		}
-		cmp->params[cmp->nparams++] = p.items[i];
-	}
-	p.n = 0;
-	cmp->testcase = p.testcase ? p.testcase
-		: depth > 1 ? path_component(base->rel, 0) : NULL;
-	cmp->host = p.host ? p.host
-		: depth == 4 ? path_component(base->rel, 2) : NULL;
-	p.testcase = p.host = NULL;
-	job_params_release(&p);
-	return 0;
-}
-
-/*
- * Loading the matrices is most of what compare does (JSON parsing), and
- * each variant's is independent: one thread per processor shares them.
- */
-struct load_job {
-	const struct result_dir *dir;
-	struct matrix m;
-	struct variant *v;
-	struct kd_err err;
-	int ret;
-};
-
-struct load_queue {
-	struct load_job *jobs;
-	size_t n;
-	size_t next;		/* taken atomically */
-};
-
-static void *load_worker(void *arg)
-{
-	struct load_queue *q = arg;
-	size_t i;
-
-	while ((i = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED)) < q->n) {
-		struct load_job *job = &q->jobs[i];
-
-		job->ret = result_dir_load(job->dir, &job->m, job->v, &job->err);
-	}
-	return NULL;
-}
-
-static void load_all(struct load_queue *q)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nthreads = cpus > 1 ? (size_t)cpus : 1, started = 0;
-	pthread_t *threads;
-
-	if (nthreads > q->n)
-		nthreads = q->n;
-	threads = xcalloc(nthreads, sizeof(*threads));
-	for (size_t t = 1; t < nthreads; t++)
-		if (!pthread_create(&threads[started], NULL, load_worker, q))
-			started++;
-	load_worker(q);
-	for (size_t t = 0; t < started; t++)
-		pthread_join(threads[t], NULL);
-	free(threads);
-}
-
-/* Loads every variant of a group into cmp (rows not yet decided). */
-static int comparison_build(const struct result_group *g,
-			    const struct compare_args *a,
-			    struct comparison *cmp, struct kd_err *err)
-{
-	size_t n = a->nlabels;
-	struct load_queue q = { xcalloc(n, sizeof(*q.jobs)), n, 0 };
-	const struct matrix **mp = xcalloc(n, sizeof(*mp));
-	int ret = 0;
-
-	memset(cmp, 0, sizeof(*cmp));
-	cmp->name = xstrdup(g->name);
-	cmp->axis = a->axis ? xstrdup(a->axis) : NULL;
-	cmp->variants = xcalloc(n, sizeof(*cmp->variants));
-	cmp->nvariants = n;
-	for (size_t v = 0; v < n; v++) {
-		const struct result_dir *d = g->members[v];
-
-		cmp->variants[v].label = xstrdup(a->axis ? a->labels[v] : d->label);
-		cmp->variants[v].path = xstrdup(d->matrix ? d->matrix : d->path);
-		q.jobs[v].dir = d;
-		q.jobs[v].v = &cmp->variants[v];
-		mp[v] = &q.jobs[v].m;
-	}
-	load_all(&q);
-	for (size_t v = 0; v < n && !ret; v++)
-		if ((ret = q.jobs[v].ret) < 0)
-			*err = q.jobs[v].err;
-	if (!ret)
-		ret = comparison_set_params(cmp, g->members[0], a->axis, err);
-	if (!ret)
-		comparison_add_matrices(cmp, mp);
-	for (size_t v = 0; v < n; v++)
-		matrix_release(&q.jobs[v].m);
-	free(q.jobs);
-	free(mp);
-	return ret;
-}
-
-/* Path arguments make one group, named after the base's directory. */
-static int groups_from_paths(struct compare_state *st,
-			     const struct compare_args *a, struct kd_err *err)
-{
-	const struct result_dir **members;
-	char *name, *slash;
-
-	st->path_dirs = xcalloc(a->nlabels, sizeof(*st->path_dirs));
-	for (size_t v = 0; v < a->nlabels; v++, st->npath_dirs++)
-		if (result_dir_from_path(a->labels[v], &st->path_dirs[v], err) < 0)
-			return -1;
-	members = xcalloc(a->nlabels, sizeof(*members));
-	for (size_t v = 0; v < a->nlabels; v++)
-		members[v] = &st->path_dirs[v];
-	name = xstrdup(st->path_dirs[0].path);
-	slash = strrchr(name, '/');
-	if (slash && slash != name)
-		*slash = '\0';
-	st->groups.width = a->nlabels;
-	ALLOC_GROW(st->groups.items, 1, st->groups.alloc);
-	st->groups.items[0].name = name;
-	st->groups.items[0].members = members;
-	st->groups.n = 1;
-	return 0;
-}
-
-static bool is_path_arg(const char *arg)
-{
-	return strchr(arg, '/') != NULL;
-}
-
-static int find_groups(struct compare_state *st, const struct compare_args *a,
-		       struct kd_err *err)
-{
-	size_t paths = 0;
-	char *root;
-	int ret;
-
-	for (size_t i = 0; i < a->nlabels; i++)
-		paths += is_path_arg(a->labels[i]);
-	if (paths && a->axis)
-		return kd_error(err, "compare: --axis takes parameter values, not paths");
-	if (paths && paths < a->nlabels)
-		return kd_error(err, "compare: give either commit labels or paths (with a '/'), not both");
-	if (paths)
-		return groups_from_paths(st, a, err);
-	root = result_root(a->result_root);
-	ret = resultdb_scan(root, &st->db, err);
-	free(root);
-	if (ret < 0)
-		return -1;
-	if (a->axis)
-		return resultdb_group_axis(&st->db, a->axis, a->labels,
-					   a->nlabels, a->commits, a->ncommits,
-					   &st->groups, err);
-	return resultdb_group_labels(&st->db, a->labels, a->nlabels,
-				     &st->groups, err);
-}
-
-/*
- * A label git may take as a revision: no option (leading '-'), nothing a
- * revision cannot hold.  It is passed as one argv element, never to a shell.
- */
-static bool revision_like(const char *label)
-{
-	if (!*label || *label == '-' || strlen(label) > 255)
-		return false;
-	for (const char *s = label; *s; s++)
-		if (!(isalnum((unsigned char)*s) || strchr("._/-~^@+", *s)))
-			return false;
-	return true;
-}
-
-static void read_all(int fd, struct strbuf *out)
-{
-	char buf[4096];
-	ssize_t n;
-
-	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
-	       (n < 0 && errno == EINTR))
-		if (n > 0)
-			strbuf_add(out, buf, (size_t)n);
-}
-
-/* git -C repo log -1 --format=%s label --, or NULL when git says no. */
-static char *git_subject(const char *repo, const char *label)
-{
-	const char *argv[] = { "git", "-C", repo, "log", "-1", "--format=%s",
-			       label, "--", NULL };
-	struct strbuf out = STRBUF_INIT;
-	int fds[2], status;
-	pid_t pid;
-
-	if (!revision_like(label) || pipe2(fds, O_CLOEXEC) < 0)
-		return NULL;
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDERR_FILENO);
-		dup2(fds[1], STDOUT_FILENO);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	if (pid > 0)
-		read_all(fds[0], &out);
-	close(fds[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) || !out.len) {
-		strbuf_release(&out);
-		return NULL;
-	}
-	strbuf_rtrim(&out);
-	return strbuf_detach(&out);
-}
-
-/* One git call per distinct label, whatever the number of groups. */
-static void add_subjects(struct compare_state *st, const char *repo)
-{
-	for (size_t v = 0; st->n && v < st->cmps[0]->nvariants; v++) {
-		char *subject = git_subject(repo, st->cmps[0]->variants[v].label);
-
-		for (size_t i = 0; subject && i < st->n; i++)
-			st->cmps[i]->variants[v].subject = xstrdup(subject);
-		free(subject);
-	}
-}
-
 static const char *const verdict_names[] = {
 	[VERDICT_SAME] = "same",
 	[VERDICT_CHANGED] = "changed",
@@ -534,15 +54,6 @@ static const char *const verdict_names[] = {
 	[VERDICT_ABSENT] = "absent",
 	[VERDICT_BASE] = "base",
 };
-
-static const struct metric_row *find_row(const struct comparison *cmp,
-					 const char *metric)
-{
-	for (size_t r = 0; r < cmp->nrows; r++)
-		if (!strcmp(cmp->rows[r].name, metric))
-			return &cmp->rows[r];
-	return NULL;
-}
 
 static void explain_samples(const struct variant *var,
 			    const struct metric_cell *cell, bool base,
@@ -623,55 +134,18 @@ static void explain_row(const struct comparison *cmp,
 	}
 }
 
-/* The metric's name nearest to a misspelt one, over every group. */
-static const char *nearest_metric(const struct compare_state *st,
-				  const char *metric)
-{
-	const char *best = NULL;
-	size_t best_distance = 4;
-
-	for (size_t i = 0; i < st->n; i++)
-		for (size_t r = 0; r < st->cmps[i]->nrows; r++) {
-			const char *name = st->cmps[i]->rows[r].name;
-			size_t d = edit_distance(metric, name);
-
-			if (d < best_distance) {
-				best_distance = d;
-				best = name;
-			}
-		}
-	return best;
-}
-
-static int no_such_metric(const struct compare_state *st, const char *option,
-			  const char *metric, struct kd_err *err)
-{
-	const char *near = nearest_metric(st, metric);
-
-	if (near)
-		return kd_error(err, "compare: %s: no metric '%s' in these results; did you mean '%s'?",
-				option, metric, near);
-	return kd_error(err, "compare: %s: no metric '%s' in these results",
-			option, metric);
-}
-
-static bool has_metric(const struct compare_state *st, const char *metric)
-{
-	for (size_t i = 0; i < st->n; i++)
-		if (find_row(st->cmps[i], metric))
-			return true;
-	return false;
-}
 
 static int explain(const struct compare_state *st, const struct compare_args *a,
 		   struct strbuf *out, struct kd_err *err)
 {
 	size_t shown = 0;
 
-	if (!has_metric(st, a->explain))
-		return no_such_metric(st, "--explain", a->explain, err);
+	if (!compare_state_has_metric(st, a->explain))
+		return compare_no_such_metric(st, a->command, "--explain",
+					      a->explain, err);
 	for (size_t i = 0; i < st->n; i++) {
-		const struct metric_row *row = find_row(st->cmps[i], a->explain);
+		const struct metric_row *row = comparison_find_row(st->cmps[i],
+								  a->explain);
 
 		if (!row)
 			continue;
@@ -691,8 +165,9 @@ static int render(const struct compare_state *st, const struct compare_args *a,
 	if (a->explain)
 		return explain(st, a, out, err);
 	if (a->summary) {
-		if (!has_metric(st, a->summary))
-			return no_such_metric(st, "--summary", a->summary, err);
+		if (!compare_state_has_metric(st, a->summary))
+			return compare_no_such_metric(st, a->command, "--summary",
+						      a->summary, err);
 		render_summary(cmps, st->n, a->summary, &a->opt, out);
 		return 0;
 	}
@@ -743,41 +218,6 @@ static bool regressed(const struct compare_state *st)
 	return false;
 }
 
-static int compare_all(struct compare_state *st, const struct compare_args *a,
-		       struct kd_err *err)
-{
-	if (find_groups(st, a, err) < 0)
-		return -1;
-	for (size_t i = 0; i < st->groups.n; i++) {
-		struct comparison *cmp = xcalloc(1, sizeof(*cmp));
-
-		ALLOC_GROW(st->cmps, st->n + 1, st->alloc);
-		st->cmps[st->n++] = cmp;
-		if (comparison_build(&st->groups.items[i], a, cmp, err) < 0)
-			return -1;
-	}
-	if (a->repo && !is_directory(a->repo))
-		return kd_error(err, "%s: no such directory (--repo)", a->repo);
-	if (a->repo)
-		add_subjects(st, a->repo);
-	for (size_t i = 0; i < st->n; i++)
-		compare_decide(st->cmps[i], &a->opt);
-	return 0;
-}
-
-static void compare_state_release(struct compare_state *st)
-{
-	for (size_t i = 0; i < st->n; i++) {
-		comparison_release(st->cmps[i]);
-		free(st->cmps[i]);
-	}
-	free(st->cmps);
-	result_groups_release(&st->groups);
-	for (size_t i = 0; i < st->npath_dirs; i++)
-		result_dir_release(&st->path_dirs[i]);
-	free(st->path_dirs);
-	resultdb_release(&st->db);
-}
 
 static int write_stdout(const struct strbuf *out, struct kd_err *err)
 {
@@ -795,11 +235,11 @@ int cmd_compare(int argc, char **argv)
 	struct kd_err err;
 	int status = KD_EXIT_OK;
 
-	if (parse_args(&a, argc, argv, &err) < 0)
+	if (compare_args_parse(&a, argc, argv, NULL, &err) < 0)
 		status = KD_EXIT_USAGE;
 	else if (a.help)
 		fputs(compare_usage, stdout);
-	else if (compare_all(&st, &a, &err) < 0 ||
+	else if (compare_load(&st, &a, &err) < 0 ||
 		 render(&st, &a, &out, &err) < 0 || write_stdout(&out, &err) < 0)
 		status = KD_EXIT_USAGE;
 	else if (a.fail_on_regression && regressed(&st))
@@ -808,7 +248,6 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "kdelta: %s\n", err.msg);
 	strbuf_release(&out);
 	compare_state_release(&st);
-	free(a.labels);
-	free(a.commits);
+	compare_args_release(&a);
 	return status;
 }

@@ -147,13 +147,36 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
+/* Adds one label of --commits, made a safe name, unless it is a duplicate. */
+static int add_label(struct run_args *a, const char *label, size_t *alloc,
+		     struct kd_err *err)
+{
+	char *safe;
+
+	if (commit_label_check(label, err) < 0)
+		return -1;
+	safe = safe_name(label, STORE_NAME_MAX);
+	for (size_t i = 0; i < a->n_labels; i++) {
+		if (!strcmp(a->labels[i], safe)) {
+			kd_error(err, "commit '%s' given twice (as store name '%s')",
+				 label, safe);
+			free(safe);
+			return -1;
+		}
+	}
+	ALLOC_GROW(a->labels, a->n_labels + 1, *alloc);
+	a->labels[a->n_labels++] = safe;
+	return 0;
+}
+
 /* Splits --commits, checks and sanitizes each label; or labels the kernel. */
 static int parse_commits(struct run_args *a)
 {
 	struct machine m;
 	struct kd_err err;
-	char *list, *label, *save = NULL;
+	char *list, *label, *next;
 	size_t alloc = 0;
+	int ret = 0;
 
 	if (!a->commits_arg) {
 		if (machine_read(&m, &err) < 0) {
@@ -166,32 +189,16 @@ static int parse_commits(struct run_args *a)
 		return 0;
 	}
 	list = xstrdup(a->commits_arg);
-	for (label = strtok_r(list, ",", &save); label;
-	     label = strtok_r(NULL, ",", &save)) {
-		char *safe;
-
-		if (commit_label_check(label, &err) < 0)
-			goto fail;
-		safe = safe_name(label, STORE_NAME_MAX);
-		for (size_t i = 0; i < a->n_labels; i++) {
-			if (!strcmp(a->labels[i], safe)) {
-				kd_error(&err, "commit '%s' given twice (as store name '%s')",
-					 label, safe);
-				free(safe);
-				goto fail;
-			}
-		}
-		ALLOC_GROW(a->labels, a->n_labels + 1, alloc);
-		a->labels[a->n_labels++] = safe;
+	for (label = list; label && !ret; label = next) {
+		next = strchr(label, ',');
+		if (next)
+			*next++ = '\0';
+		ret = add_label(a, label, &alloc, &err);
 	}
-	if (!a->n_labels && commit_label_check("", &err) < 0)
-		goto fail;
+	if (ret < 0)
+		fprintf(stderr, "kdelta run: %s\n", err.msg);
 	free(list);
-	return 0;
-fail:
-	fprintf(stderr, "kdelta run: %s\n", err.msg);
-	free(list);
-	return -1;
+	return ret;
 }
 
 /* Loads every job file; all must load before anything runs. */

@@ -224,8 +224,15 @@ static void name_add(struct strbuf *sb, const struct param_spec *spec,
 		return;
 	if (sb->len)
 		strbuf_addch(sb, '-');
-	if (value->kind == JNODE_SCALAR)
+	if (spec->type == PARAM_BOOL) {
+		bool yes = false;
+
+		/* "true" alone says nothing: name the switch instead. */
+		parse_bool(value->scalar, &yes, NULL);
+		strbuf_addf(sb, "%s%s", yes ? "" : "no_", spec->name);
+	} else if (value->kind == JNODE_SCALAR) {
 		strbuf_addstr(sb, value->scalar);
+	}
 	for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
 		strbuf_addf(sb, "%s%s", j ? "," : "", value->values[j]->scalar);
 }
@@ -233,7 +240,8 @@ static void name_add(struct strbuf *sb, const struct param_spec *spec,
 /*
  * LKP's way: the job's parameter values in file order, joined by '-', so
  * "disk: 1BRD_48G, fs: xfs, aim7: {test: disk_wrt, load: 3000}" is named
- * 1BRD_48G-xfs-disk_wrt-3000.  Values at their defaults are left out, so
+ * 1BRD_48G-xfs-disk_wrt-3000; a boolean shows as its name ("drop_caches")
+ * or "no_<name>".  Values at their defaults are left out, so
  * that a completed job (as split writes it and the runner records it) has
  * the same name as the job it came from.
  */

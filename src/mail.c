@@ -4,6 +4,7 @@
  * multipart/mixed (RFC 2045/2046), text parts in 8bit when every line fits
  * in 998 octets, quoted-printable otherwise.
  */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,52 +34,63 @@ static bool is_ascii(const char *s)
 	return true;
 }
 
-/*
- * A header "Name: value", folded; a non-ASCII value becomes RFC 2047
- * encoded-words ("=?UTF-8?Q?...?="), each under 76 characters and never
- * splitting a UTF-8 sequence.
- */
-static void add_header(struct strbuf *out, const char *name, const char *raw)
+static void add_unstructured(struct strbuf *out, const char *value,
+			     size_t col);
+
+/* A word longer than this cannot be folded into a line under 78 columns. */
+#define LONGEST_FOLDABLE_WORD 70
+
+static bool has_long_word(const char *s)
 {
-	char *value = mail_header_value(raw);
-	size_t col;
+	size_t word = 0;
 
-	strbuf_addf(out, "%s: ", name);
-	col = strlen(name) + 2;
-	if (is_ascii(value)) {
-		/* Fold at spaces so that lines stay under 78 columns. */
-		const char *p = value;
+	for (; *s; s++)
+		word = *s == ' ' ? 0 : word + 1;
+	return word > LONGEST_FOLDABLE_WORD;
+}
 
-		while (*p) {
-			const char *sp = strchr(p + 1, ' ');
-			size_t word = sp ? (size_t)(sp - p) : strlen(p);
+/* ASCII, folded at spaces so that lines stay under 78 columns. */
+static void add_folded(struct strbuf *out, const char *value, size_t col)
+{
+	const char *p = value;
 
-			if (col + word > 78 && p != value && *p == ' ') {
-				strbuf_addstr(out, "\n");
-				col = 0;
-			}
-			strbuf_add(out, p, word);
-			col += word;
-			p += word;
+	while (*p) {
+		const char *sp = strchr(p + 1, ' ');
+		size_t word = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (col + word > 78 && p != value && *p == ' ') {
+			strbuf_addch(out, '\n');
+			col = 0;
 		}
-		strbuf_addch(out, '\n');
-		free(value);
-		return;
+		strbuf_add(out, p, word);
+		col += word;
+		p += word;
 	}
+}
+
+/*
+ * RFC 2047 encoded-words ("=?UTF-8?Q?...?="), each under 76 characters,
+ * never splitting a UTF-8 sequence.  In a phrase (a display name) only
+ * letters and digits stay as they are (RFC 2047 5(3)).
+ */
+static void add_encoded_words(struct strbuf *out, const char *value,
+			      size_t col, bool phrase)
+{
 	strbuf_addstr(out, "=?UTF-8?Q?");
 	col += 10;
 	for (const unsigned char *p = (const unsigned char *)value; *p;) {
 		size_t seq = *p < 0x80 ? 1 : *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
-		size_t need = 0;
+		size_t used = 0;
 		struct strbuf enc = STRBUF_INIT;
 
-		for (size_t i = 0; i < seq && p[i]; i++, need++) {
-			unsigned char c = p[i];
+		for (; used < seq && p[used]; used++) {
+			unsigned char c = p[used];
 
 			if (c == ' ')
 				strbuf_addch(&enc, '_');
-			else if (c < 0x80 && c != '=' && c != '?' && c != '_' &&
-				 c > 0x20)
+			else if (c < 0x80 && c > 0x20 &&
+				 (phrase ? isalnum(c) != 0
+					 : c != '=' && c != '?' && c != '_'))
 				strbuf_addch(&enc, (char)c);
 			else
 				strbuf_addf(&enc, "=%02X", c);
@@ -89,26 +101,123 @@ static void add_header(struct strbuf *out, const char *name, const char *raw)
 		}
 		strbuf_addstr(out, enc.buf);
 		col += enc.len;
-		p += need;
+		p += used;
 		strbuf_release(&enc);
 	}
-	strbuf_addstr(out, "?=\n");
+	strbuf_addstr(out, "?=");
+}
+
+/*
+ * One address of an address header: "Name <addr>" with a display name
+ * that is not ASCII gets the name encoded, never the address.
+ */
+static void add_address(struct strbuf *out, const char *addr, size_t col)
+{
+	const char *lt = strrchr(addr, '<');
+	char *name;
+
+	while (*addr == ' ')
+		addr++;
+	if (is_ascii(addr) || !lt) {
+		/* an internationalised address itself is sent as it is */
+		add_folded(out, addr, col);
+		return;
+	}
+	name = xstrndup(addr, (size_t)(lt - addr));
+	while (*name && name[strlen(name) - 1] == ' ')
+		name[strlen(name) - 1] = '\0';
+	add_encoded_words(out, name, col, true);
+	strbuf_addf(out, "\n %s", lt);
+	free(name);
+}
+
+/* The next comma outside a quoted display name, or the end. */
+static const char *next_comma(const char *s)
+{
+	bool quoted = false;
+
+	for (; *s; s++) {
+		if (*s == '\\' && quoted && s[1])
+			s++;
+		else if (*s == '"')
+			quoted = !quoted;
+		else if (*s == ',' && !quoted)
+			break;
+	}
+	return s;
+}
+
+/* From, To, Cc: comma-separated addresses, one per line when several. */
+static void add_address_list(struct strbuf *out, const char *value,
+			     size_t col)
+{
+	for (const char *a = value; *a;) {
+		const char *end = next_comma(a);
+		char *one = xstrndup(a, (size_t)(end - a));
+
+		if (a != value) {
+			strbuf_addstr(out, ",\n ");
+			col = 1;
+		}
+		add_address(out, one, col);
+		free(one);
+		a = *end ? end + 1 : end;
+	}
+}
+
+/* Subject: text, encoded when not ASCII or not foldable. */
+static void add_unstructured(struct strbuf *out, const char *value,
+			     size_t col)
+{
+	if (is_ascii(value) && !has_long_word(value))
+		add_folded(out, value, col);
+	else
+		add_encoded_words(out, value, col, false);
+}
+
+/* A header "Name: value"; nothing in value can start another header. */
+static void add_header(struct strbuf *out, const char *name, const char *raw,
+		       bool addresses)
+{
+	char *value = mail_header_value(raw);
+	size_t col = strlen(name) + 2;
+
+	strbuf_addf(out, "%s: ", name);
+	if (addresses)
+		add_address_list(out, value, col);
+	else
+		add_unstructured(out, value, col);
+	strbuf_addch(out, '\n');
 	free(value);
 }
 
-static bool needs_qp(const char *text)
+enum transfer_encoding { ENCODING_7BIT, ENCODING_8BIT, ENCODING_QP };
+
+static const char *const encoding_names[] = {
+	[ENCODING_7BIT] = "7bit",
+	[ENCODING_8BIT] = "8bit",
+	[ENCODING_QP] = "quoted-printable",
+};
+
+/*
+ * 7bit or 8bit when every line fits in 998 octets and holds no CR or NUL
+ * (RFC 2045 2.7, 2.8); quoted-printable otherwise.
+ */
+static enum transfer_encoding choose_encoding(const char *text, size_t len)
 {
 	size_t line = 0;
+	bool ascii = true;
 
-	for (const char *p = text; *p; p++) {
-		if (*p == '\n') {
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\n') {
 			line = 0;
 			continue;
 		}
-		if (*p == '\r' || ++line > 998)
-			return true;
+		if (text[i] == '\r' || text[i] == '\0' || ++line > 998)
+			return ENCODING_QP;
+		ascii &= (unsigned char)text[i] < 0x80;
 	}
-	return false;
+	return ascii ? ENCODING_7BIT : ENCODING_8BIT;
 }
 
 /* Quoted-printable (RFC 2045 6.7), soft line breaks at 76 columns. */
@@ -143,12 +252,13 @@ static void add_qp(struct strbuf *out, const char *text, size_t len)
 static void add_text_part(struct strbuf *out, const char *boundary,
 			  const char *text, size_t len, const char *filename)
 {
-	bool qp = needs_qp(text);
+	enum transfer_encoding enc = choose_encoding(text, len);
 
 	strbuf_addf(out, "--%s\n", boundary);
-	strbuf_addstr(out, "Content-Type: text/plain; charset=utf-8\n");
+	strbuf_addf(out, "Content-Type: text/plain; charset=%s\n",
+		    enc == ENCODING_7BIT ? "us-ascii" : "utf-8");
 	strbuf_addf(out, "Content-Transfer-Encoding: %s\n",
-		    qp ? "quoted-printable" : "8bit");
+		    encoding_names[enc]);
 	if (filename) {
 		char *safe = mail_header_value(filename);
 
@@ -163,12 +273,65 @@ static void add_text_part(struct strbuf *out, const char *boundary,
 		strbuf_addstr(out, "Content-Disposition: inline\n");
 	}
 	strbuf_addch(out, '\n');
-	if (qp)
+	if (enc == ENCODING_QP)
 		add_qp(out, text, len);
 	else
 		strbuf_add(out, text, len);
 	if (len && text[len - 1] != '\n')
 		strbuf_addch(out, '\n');
+}
+
+/* The right-hand side of a Message-ID: a host name's letters. */
+static void add_message_id(struct strbuf *out, const struct mail *m)
+{
+	struct strbuf host = STRBUF_INIT;
+
+	for (const char *p = m->message_id_host ? m->message_id_host : "";
+	     *p; p++)
+		if (isalnum((unsigned char)*p) || *p == '.' || *p == '-')
+			strbuf_addch(&host, *p);
+	strbuf_addf(out, "Message-ID: <kdelta-%lld-%llx@%s>\n",
+		    (long long)m->date, m->unique,
+		    host.len ? host.buf : "localhost");
+	strbuf_release(&host);
+}
+
+/* In-Reply-To and References: one msg-id, "<...>", without blanks. */
+static void add_in_reply_to(struct strbuf *out, const char *raw)
+{
+	char *id = mail_header_value(raw);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = id; *p; p++)
+		if (*p != ' ' && *p != '<' && *p != '>')
+			strbuf_addch(&sb, *p);
+	if (sb.len) {
+		strbuf_addf(out, "In-Reply-To: <%s>\n", sb.buf);
+		strbuf_addf(out, "References: <%s>\n", sb.buf);
+	}
+	strbuf_release(&sb);
+	free(id);
+}
+
+static bool contains(const char *text, size_t len, const char *s)
+{
+	return memmem(text, len, s, strlen(s)) != NULL;
+}
+
+/* A boundary that occurs in no part (RFC 2046 5.1.1). */
+static void choose_boundary(const struct mail *m, char *buf, size_t size)
+{
+	unsigned long long seed = m->unique ^ (unsigned long long)m->date;
+	bool taken;
+
+	do {
+		seed = hash64(&seed, sizeof(seed));
+		snprintf(buf, size, "kdelta-%016llx", seed);
+		taken = contains(m->body, strlen(m->body), buf);
+		for (size_t i = 0; i < m->nattachments && !taken; i++)
+			taken = contains(m->attachments[i].data,
+					 m->attachments[i].len, buf);
+	} while (taken);
 }
 
 void mail_format(const struct mail *m, struct strbuf *out)
@@ -179,36 +342,18 @@ void mail_format(const struct mail *m, struct strbuf *out)
 
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
-	snprintf(boundary, sizeof(boundary), "kdelta-%016llx",
-		 (unsigned long long)hash64(&m->unique, sizeof(m->unique)) ^
-			 (unsigned long long)t);
+	choose_boundary(m, boundary, sizeof(boundary));
 
-	add_header(out, "From", m->from);
+	add_header(out, "From", m->from, true);
 	if (m->to && *m->to)
-		add_header(out, "To", m->to);
+		add_header(out, "To", m->to, true);
 	if (m->cc && *m->cc)
-		add_header(out, "Cc", m->cc);
-	add_header(out, "Subject", m->subject);
+		add_header(out, "Cc", m->cc, true);
+	add_header(out, "Subject", m->subject, false);
 	strbuf_addf(out, "Date: %s\n", date);
-	{
-		char *host = mail_header_value(m->message_id_host);
-
-		for (char *p = host; *p; p++)
-			if (*p == '<' || *p == '>' || *p == ' ' || *p == '@')
-				*p = '-';
-		strbuf_addf(out, "Message-ID: <kdelta-%lld-%llx@%s>\n",
-			    (long long)t, m->unique, host);
-		free(host);
-	}
-	if (m->in_reply_to && *m->in_reply_to) {
-		char *id = mail_header_value(m->in_reply_to);
-		const char *open = id[0] == '<' ? "" : "<";
-		const char *close = id[0] == '<' ? "" : ">";
-
-		strbuf_addf(out, "In-Reply-To: %s%s%s\n", open, id, close);
-		strbuf_addf(out, "References: %s%s%s\n", open, id, close);
-		free(id);
-	}
+	add_message_id(out, m);
+	if (m->in_reply_to && *m->in_reply_to)
+		add_in_reply_to(out, m->in_reply_to);
 	strbuf_addstr(out, "MIME-Version: 1.0\n");
 	strbuf_addf(out, "Content-Type: multipart/mixed; boundary=\"%s\"\n",
 		    boundary);

@@ -16,6 +16,9 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "run jobs for one or more commits into the store" },
 	{ "compare", cmd_compare, "compare stored results of commits or parameter values" },
+	{ "report", cmd_report, "write the robot's mail about a comparison, or send it" },
+	{ "plot", cmd_plot, "plot the samples of a comparison: ASCII, SVG or HTML" },
+	{ "bisect", cmd_bisect, "find the first commit that changed a job's key result" },
 	{ "split", cmd_split, "expand a job file into its jobs, or list them" },
 	{ "stats", cmd_stats, "extract stats.json of run directories again from their raw files" },
 	{ NULL, NULL, NULL },

@@ -15,8 +15,8 @@
 #include "kdelta/stats.h"
 #include "kdelta/util.h"
 
-#define SVG_WIDTH 720
-#define SVG_HEIGHT 420
+#define SVG_WIDTH PLOT_SVG_WIDTH
+#define SVG_HEIGHT PLOT_SVG_HEIGHT
 #define MARGIN_LEFT 90
 #define MARGIN_RIGHT 24
 #define MARGIN_TOP 56
@@ -41,6 +41,26 @@ static void add_escaped(struct strbuf *out, const char *s)
 			strbuf_addch(out, (unsigned char)*s < 0x20 ? ' ' : *s);
 		}
 	}
+}
+
+/* What fits on a line of the panel in the 12px font, about. */
+#define SUBTITLE_MAX 100
+
+/* s, escaped, cut to max characters with an ellipsis. */
+static void add_cut(struct strbuf *out, const char *s, size_t max)
+{
+	size_t chars = 0, len = 0;
+	char *head;
+
+	for (; s[len] && chars < max; len++)
+		chars += ((unsigned char)s[len] & 0xc0) != 0x80;
+	while (((unsigned char)s[len] & 0xc0) == 0x80)
+		len++;
+	head = xstrndup(s, len);
+	add_escaped(out, head);
+	if (s[len])
+		strbuf_addstr(out, "&#8230;");
+	free(head);
 }
 
 struct column {
@@ -98,7 +118,8 @@ static void add_axis(struct strbuf *out, const char *title, double lo,
 	strbuf_addf(out, "<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\" fill=\"#555\">",
 		    (MARGIN_TOP + SVG_HEIGHT - MARGIN_BOTTOM) / 2);
 	add_escaped(out, title);
-	strbuf_addf(out, "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">variant (change of the mean against the base)</text>\n",
+	strbuf_addf(out, "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">"
+		    "dots: samples in run order; bar: mean; whiskers: 95%% confidence interval</text>\n",
 		    (x0 + x1) / 2, SVG_HEIGHT - 8);
 }
 
@@ -142,7 +163,12 @@ static void add_column(struct strbuf *out, const struct plot_series *s,
 	format_value(buf, sizeof(buf), c->sum.mean);
 	strbuf_addf(out, "</text>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">n=%zu, mean %s</text>\n",
 		    x, bottom + 38, s->n, buf);
-	if (!base)
+	if (s->note) {
+		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">",
+			    x, bottom + 56);
+		add_escaped(out, s->note);
+		strbuf_addstr(out, "</text>\n");
+	} else if (!base)
 		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">base</text>\n",
 			    x, bottom + 56);
 	else if (base->sum.mean != 0)
@@ -151,8 +177,9 @@ static void add_column(struct strbuf *out, const struct plot_series *s,
 			    100 * (c->sum.mean - base->sum.mean) / fabs(base->sum.mean));
 }
 
-void plot_svg(const char *title, const struct plot_series *series,
-	      size_t nseries, struct strbuf *out)
+void plot_svg(const char *title, const char *subtitle,
+	      const struct plot_series *series, size_t nseries,
+	      struct strbuf *out)
 {
 	struct column *cols = xcalloc(nseries, sizeof(*cols));
 	double lo = INFINITY, hi = -INFINITY, ticks[16], step;
@@ -188,15 +215,32 @@ void plot_svg(const char *title, const struct plot_series *series,
 		    "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">",
 		    SVG_WIDTH, SVG_HEIGHT, SVG_WIDTH, SVG_HEIGHT, SVG_WIDTH / 2);
 	add_escaped(out, title);
-	strbuf_addf(out, "</text>\n<text x=\"%d\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">"
-		    "samples (dots), mean (bar) and 95%% confidence interval (whiskers)</text>\n",
+	strbuf_addf(out, "</text>\n<text x=\"%d\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">",
 		    SVG_WIDTH / 2);
+	if (subtitle)
+		add_cut(out, subtitle, SUBTITLE_MAX);
+	strbuf_addstr(out, "</text>\n");
 	add_axis(out, title, lo, hi, ticks, nticks);
 	for (size_t s = 0; s < nseries; s++)
 		add_column(out, &series[s], &cols[s], s ? &cols[0] : NULL, s,
 			   MARGIN_LEFT + step * ((double)s + 0.5), lo, hi);
 	strbuf_addstr(out, "</svg>\n");
 	free(cols);
+}
+
+void plot_svg_stack(const char *const *svgs, size_t n, struct strbuf *out)
+{
+	strbuf_addf(out,
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\">\n"
+		    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		    SVG_WIDTH, n * SVG_HEIGHT, SVG_WIDTH, n * SVG_HEIGHT);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(out, "<g transform=\"translate(0,%zu)\">\n",
+			    i * SVG_HEIGHT);
+		strbuf_addstr(out, svgs[i]);
+		strbuf_addstr(out, "</g>\n");
+	}
+	strbuf_addstr(out, "</svg>\n");
 }
 
 void plot_html_page(const char *title, const char *const *svgs, size_t n,

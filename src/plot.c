@@ -12,7 +12,12 @@
 #include "kdelta/plot.h"
 #include "kdelta/util.h"
 
-#define PLOT_HEIGHT 15		/* rows between the top and bottom frame */
+/*
+ * Rows from the top tick to the bottom one: about PLOT_ROWS, a multiple of
+ * the number of intervals between ticks, so that the ticks are evenly
+ * spaced.
+ */
+#define PLOT_ROWS 16
 
 static const char markers[] = "*O+x#@%&";
 
@@ -80,12 +85,14 @@ struct frame {
 	size_t nticks;
 	size_t label_width;
 	size_t inner;		/* columns between the two frame bars */
+	size_t height;		/* rows from the top tick to the bottom one */
 };
 
 static void frame_init(struct frame *f, const struct plot_series *series,
 		       size_t nseries)
 {
 	double lo = INFINITY, hi = -INFINITY;
+	size_t per_interval;
 	char buf[64];
 
 	for (size_t s = 0; s < nseries; s++)
@@ -107,6 +114,8 @@ static void frame_init(struct frame *f, const struct plot_series *series,
 	f->nticks = plot_ticks(lo, hi, 5, f->ticks, ARRAY_SIZE(f->ticks));
 	f->lo = f->ticks[0];
 	f->hi = f->ticks[f->nticks - 1];
+	per_interval = (PLOT_ROWS + (f->nticks - 1) / 2) / (f->nticks - 1);
+	f->height = (per_interval ? per_interval : 1) * (f->nticks - 1);
 	f->label_width = 0;
 	for (size_t i = 0; i < f->nticks; i++) {
 		plot_tick_label(f->ticks, f->nticks, i, buf, sizeof(buf));
@@ -118,13 +127,13 @@ static void frame_init(struct frame *f, const struct plot_series *series,
 
 static size_t value_row(const struct frame *f, double v)
 {
-	double r = (f->hi - v) / (f->hi - f->lo) * PLOT_HEIGHT;
+	double r = (f->hi - v) / (f->hi - f->lo) * (double)f->height;
 
-	return (size_t)fmax(0, fmin(PLOT_HEIGHT, round(r)));
+	return (size_t)fmax(0, fmin((double)f->height, round(r)));
 }
 
 /*
- * Fills grid (PLOT_HEIGHT + 1 rows of f->inner columns) with markers;
+ * Fills grid (f->height + 1 rows of f->inner columns) with markers;
  * returns whether samples of different variants fell on one cell.
  */
 static bool place_samples(const struct frame *f,
@@ -186,14 +195,14 @@ void plot_ascii(const char *title, const struct plot_series *series,
 	bool shared;
 
 	frame_init(&f, series, nseries);
-	grid = xmalloc((PLOT_HEIGHT + 1) * f.inner);
-	memset(grid, ' ', (PLOT_HEIGHT + 1) * f.inner);
+	grid = xmalloc((f.height + 1) * f.inner);
+	memset(grid, ' ', (f.height + 1) * f.inner);
 	shared = place_samples(&f, series, nseries, grid);
 
 	add_centered(out, title, PLOT_ASCII_WIDTH);
 	strbuf_addch(out, '\n');
 	add_frame_line(out, &f);
-	for (size_t row = 0; row <= PLOT_HEIGHT; row++) {
+	for (size_t row = 0; row <= f.height; row++) {
 		const char *bar = "|";
 
 		label[0] = '\0';

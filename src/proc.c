@@ -164,12 +164,16 @@ static bool fd_readable(int fd, int timeout_ms)
 	return poll(&pfd, 1, timeout_ms) > 0;
 }
 
-/* SIGTERM to the whole group, SIGKILL if the child outlives the grace time. */
+/*
+ * SIGTERM to the whole group, so that the child may clean up; SIGKILL once
+ * it exited or after the grace time, for whatever of the group is left.
+ * The child is not reaped yet, so its group still exists.
+ */
 static void kill_group(struct proc *p)
 {
 	kill(-p->pid, SIGTERM);
-	if (!fd_readable(p->pidfd, (int)(PROC_KILL_GRACE * 1000)))
-		kill(-p->pid, SIGKILL);
+	fd_readable(p->pidfd, (int)(PROC_KILL_GRACE * 1000));
+	kill(-p->pid, SIGKILL);
 }
 
 static int poll_timeout_ms(const struct proc *p,

@@ -72,6 +72,16 @@ char *setup_command_expand(const char *template, const char *commit)
 	return strbuf_detach(&sb);
 }
 
+char *runner_commit_dir(const struct job *job, const char *result_root,
+			const char *host, const char *commit)
+{
+	const char *testcase = jnode_str(job->root, "testcase");
+
+	if (!testcase || !*testcase)
+		testcase = job_workload(job);
+	return store_commit_dir(result_root, testcase, job->name, host, commit);
+}
+
 int commit_label_check(const char *label, struct kd_err *err)
 {
 	if (!*label)
@@ -210,7 +220,6 @@ static int record_write(struct run *r, struct kd_err *err)
 static int run_open(struct run *r, struct kd_err *err)
 {
 	const struct runner_opts *o = r->b->opts;
-	const char *testcase = jnode_str(r->job->root, "testcase");
 
 	if (r->step->warmup) {
 		if (mkdir_p(o->work_dir, err) < 0)
@@ -221,9 +230,8 @@ static int run_open(struct run *r, struct kd_err *err)
 					o->work_dir, strerror(errno));
 		r->number = r->step->round;
 	} else {
-		r->commit_dir = store_commit_dir(o->result_root,
-			testcase && *testcase ? testcase : r->wl->section.name,
-			r->job->name, r->b->machine.hostname, r->commit);
+		r->commit_dir = runner_commit_dir(r->job, o->result_root,
+			r->b->machine.hostname, r->commit);
 		if (store_alloc_run(r->commit_dir, &r->number, &r->run_dir, err) < 0)
 			return -1;
 	}

@@ -14,6 +14,11 @@ struct plot_series {
 	const char *label;
 	const double *samples;	/* in run order */
 	size_t n;
+	/*
+	 * SVG only: what to write under the column instead of the change of
+	 * the mean against the base, e.g. "-6.2%, significant"; or NULL.
+	 */
+	const char *note;
 };
 
 #define PLOT_ASCII_WIDTH 80
@@ -27,14 +32,22 @@ struct plot_series {
 void plot_ascii(const char *title, const struct plot_series *series,
 		size_t nseries, struct strbuf *out);
 
+#define PLOT_SVG_WIDTH 720
+#define PLOT_SVG_HEIGHT 420
+
 /*
- * One self-contained SVG panel (no scripts, no fonts fetched): each
- * variant's samples as dots, its mean and 95% confidence interval, the
- * axes with labels, the metric name as title and the change of each
- * variant's mean against the base under its column.
+ * One self-contained SVG panel of PLOT_SVG_WIDTH x PLOT_SVG_HEIGHT (no
+ * scripts, no fonts fetched): each variant's samples as dots, its mean and
+ * 95% confidence interval, the axes with labels, the metric name as title,
+ * subtitle (the group, or NULL) under it, and the change of each variant's
+ * mean against the base (or its note) under its column.
  */
-void plot_svg(const char *title, const struct plot_series *series,
-	      size_t nseries, struct strbuf *out);
+void plot_svg(const char *title, const char *subtitle,
+	      const struct plot_series *series, size_t nseries,
+	      struct strbuf *out);
+
+/* One SVG document holding the panels given (each from plot_svg), stacked. */
+void plot_svg_stack(const char *const *svgs, size_t n, struct strbuf *out);
 
 /* An HTML page holding the panels given (each a complete <svg>). */
 void plot_html_page(const char *title, const char *const *svgs, size_t n,

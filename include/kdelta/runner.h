@@ -76,6 +76,14 @@ unsigned job_runs(const struct job *job, int runs_option);
 char *setup_command_expand(const char *template, const char *commit);
 
 /*
+ * The store directory of a job's runs for one commit on host:
+ * RESULT_ROOT/<testcase>/<job name>/<host>/<commit>, the testcase being the
+ * job's "testcase", else its workload's name.  Caller frees.
+ */
+char *runner_commit_dir(const struct job *job, const char *result_root,
+			const char *host, const char *commit);
+
+/*
  * Checks a commit label from the command line: non-empty, not "." or "..".
  * Labels are used through safe_name().
  */

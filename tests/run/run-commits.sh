@@ -3,6 +3,8 @@
 # the store's shape, run numbering, A B A B interleaving, the machine
 # record, stats.json's metrics, latency_stats unavailable, the log lines.
 . "$TESTLIB"
+# Whatever a test forgets to say, nothing goes outside $T.
+export KDELTA_RESULT_ROOT="$T/default-root"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 
 cat >"$T/job.yaml" <<'EOF'

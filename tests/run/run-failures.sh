@@ -3,6 +3,8 @@
 # exits non-zero.  Each fails its run, not the batch; the status is 1.
 # And bad usage: status 2 with one line.
 . "$TESTLIB"
+# Whatever a test forgets to say, nothing goes outside $T.
+export KDELTA_RESULT_ROOT="$T/default-root"
 
 cat >"$T/job.yaml" <<'EOF'
 testcase: hook
@@ -56,6 +58,8 @@ expect_error 2 "kdelta run: --runs expects a number of 1 or more, not '0'" \
 	"$KDELTA" run "$T/job.yaml" --runs 0
 expect_error 2 "kdelta run: '..' is not a valid commit label; use a name or a hash" \
 	"$KDELTA" run "$T/job.yaml" --commits a,..
+expect_error 2 "kdelta run: empty commit label; give names like --commits base,test" \
+	"$KDELTA" run "$T/job.yaml" --commits a,,b
 expect_error 2 "kdelta run: commit 'a/b' given twice (as store name 'a_b')" \
 	"$KDELTA" run "$T/job.yaml" --commits a_b,a/b
 expect_error 2 "kdelta run: unknown option '--frobnicate'; see 'kdelta run --help'" \

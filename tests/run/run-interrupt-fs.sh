@@ -1,8 +1,10 @@
 #!/bin/bash
-# SIGINT in the middle of a run on xfs and on ext4 (a RAM disk, a loop
-# device, mkfs, a mount): kdelta tears everything down before it exits,
-# leaving no loop device and no mount behind.
+# SIGINT (twice) in the middle of a run on xfs and on ext4 (a RAM disk, a
+# loop device, mkfs, a mount): kdelta tears everything down before it
+# exits, leaving no loop device and no mount behind.
 . "$TESTLIB"
+# Whatever a test forgets to say, nothing goes outside $T.
+export KDELTA_RESULT_ROOT="$T/default-root"
 [ "$(id -u)" = 0 ] || skip "needs root to attach loop devices and mount"
 
 # leftovers: mounts and loop devices under $T.
@@ -39,7 +41,10 @@ EOF
 		continue
 	fi
 	grep -qF " $T/w/" /proc/self/mountinfo || fail "$fs: nothing mounted mid-run"
+	# A second Ctrl-C during the cleanup must not cut the teardown short.
 	kill -INT "$kdelta"
+	sleep 0.05
+	kill -INT "$kdelta" 2>/dev/null
 	wait "$kdelta"
 	status=$?
 	[ "$status" = 130 ] || fail "$fs: exit status $status, want 130: $(cat "$T/stderr")"
@@ -47,6 +52,8 @@ EOF
 		fail "$fs: left behind (above)"
 	fi
 	[ -e "$T"/r/intr-$fs/*/*/k/0/complete ] && fail "$fs: interrupted run is complete"
+	grep -q "^  fs: $fs on /dev/loop" "$T"/r/intr-$fs/*/*/k/0/job.yaml ||
+		fail "$fs: job.yaml does not record the file system"
 	tested=$((tested + 1))
 done
 [ -z "$(ls -A "$T/w" 2>/dev/null)" ] || fail "work dir not cleaned: $(ls -A "$T/w")"

@@ -4,6 +4,8 @@
 # SIGTERM mid-run: the workload's process group is killed, the run left
 # incomplete, exit status 130 and 143.
 . "$TESTLIB"
+# Whatever a test forgets to say, nothing goes outside $T.
+export KDELTA_RESULT_ROOT="$T/default-root"
 
 cat >"$T/job.yaml" <<EOF
 testcase: intr
@@ -42,7 +44,7 @@ touch "$T/slow"
 kdelta=$!
 wait_for "$T/pid"
 kill -9 "$kdelta"
-wait "$kdelta"
+{ wait "$kdelta"; } 2>/dev/null	# bash would say "Killed"
 kill -9 "$(cat "$T/pid")" 2>/dev/null	# the orphaned workload
 rm -rf "$T/w"				# and its work directory
 [ -d "$c/2" ] || fail "no run directory 2 for the killed run"

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_REPORT_H
+#define KDELTA_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kdelta/compare.h"
+#include "kdelta/err.h"
+#include "kdelta/strbuf.h"
+
+/*
+ * The robot's report: a mail that says which workload result a commit
+ * changed, by how much, on which machine and job, how to reproduce it,
+ * with the comparison table, an ASCII plot of each changed result and the
+ * job file attached (src/report.c).  Used by kdelta report and, with its
+ * own legend labels, by kdelta bisect.
+ */
+
+/* The largest significant change of a workload result. */
+struct report_finding {
+	const struct comparison *cmp;
+	const struct metric_row *row;
+	size_t variant;		/* the changed variant (not the base) */
+};
+
+/*
+ * Finds the workload result (key metric) whose significant change
+ * (VERDICT_CHANGED) is the largest over every group and variant; false
+ * when there is none.
+ */
+bool report_find(const struct comparison *const *cmps, size_t n,
+		 struct report_finding *out);
+
+/* "-13.6%", "+2.5 points" (for "%" metrics), "+12 (from 0)". */
+void report_add_change(struct strbuf *out, const struct metric_cell *cell);
+
+struct report_options {
+	const struct compare_options *compare;	/* as the cmps were decided */
+	const char *from;	/* NULL: "kdelta <user@hostname>" */
+	const char *to, *cc;	/* comma-separated addresses, or NULL */
+	const char *in_reply_to;	/* a Message-ID, or NULL */
+	const char *subject_prefix;	/* NULL: "[kdelta]"; "": none */
+	bool always;		/* a mail even when nothing changed */
+	/*
+	 * What the plots' legends call each variant's samples, one per
+	 * variant ("bisect-good", "bisect-bad"), or NULL: the labels.
+	 */
+	const char *const *sample_labels;
+	/*
+	 * The job file to attach, when the caller knows it (bisect), or
+	 * NULL: the job of the changed variant's first run, without what
+	 * the runner recorded (commit, host, machine, kdelta).
+	 */
+	const char *job_file;
+	double date;		/* seconds since the epoch; 0: now */
+	unsigned long long unique;	/* for the Message-ID; 0: made up */
+};
+
+/*
+ * Appends the whole RFC 5322 message to out ('\n' line ends, as
+ * sendmail -t takes) and returns 0; returns 1 and writes nothing when no
+ * workload result changed significantly and opt->always is false; -1 when
+ * a job file cannot be read.
+ */
+int report_write(const struct report_options *opt,
+		 const struct comparison *const *cmps, size_t n,
+		 struct strbuf *out, struct kd_err *err);
+
+/* The "From" used when none is given: "kdelta <user@hostname>". */
+char *report_default_from(void);
+
+#endif

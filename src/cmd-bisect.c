@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdelta bisect: the command line, the output and the exit status around
+ * bisect_run() (src/bisect.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "kdelta/bisect.h"
+#include "kdelta/compare.h"
+#include "kdelta/job.h"
+#include "kdelta/proc.h"
+#include "kdelta/report.h"
+#include "kdelta/runner.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+
+#define BISECT_DEFAULT_MAX_RUNS 10
+#define BISECT_DEFAULT_MIN_CHANGE 1.0
+
+static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void bisect_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: kdelta bisect --repo DIR --good G --bad B --build CMD\n"
+		"                     [--metric M] [--runs N] [--max-runs N]\n"
+		"                     [--min-change PCT] [--result-root DIR]\n"
+		"                     [--work-dir DIR] [--report FILE] JOB.yaml\n"
+		"\n"
+		"Finds the first commit between G (good) and B (bad) of the git repository\n"
+		"DIR that changed a metric of the job: shows that G and B differ, then\n"
+		"drives 'git bisect', and for each commit it proposes checks it out, runs\n"
+		"'sh -c CMD' in DIR to build it, and runs the job, adding runs until the\n"
+		"commit is significantly closer to G or to B.  Each run is stored under the\n"
+		"commit's full hash: an interrupted bisect resumes where it stopped.\n"
+		"\n"
+		"    --repo DIR          the git repository; its work tree must be clean\n"
+		"    --good G, --bad B   revisions: G without the change, B with it\n"
+		"    --build CMD         builds and installs the checked-out commit, before\n"
+		"                        every run; {commit} is replaced by the full hash,\n"
+		"                        $KDELTA_COMMIT set; a failing build skips the commit\n"
+		"    --metric M          what to bisect (default: the job's key result, the\n"
+		"                        first result its workload prints)\n"
+		"    --runs N            runs of a commit before its first verdict\n"
+		"                        (default %d, at least 2)\n"
+		"    --max-runs N        runs of a commit at most; undecided then: skipped\n"
+		"                        (default %d)\n"
+		"    --min-change PCT    smallest change between G and B that counts\n"
+		"                        (default %g)\n"
+		"    --result-root DIR   the store (default: $KDELTA_RESULT_ROOT, else\n"
+		"                        /var/lib/kdelta/results for root, else\n"
+		"                        ~/.local/share/kdelta/results)\n"
+		"    --work-dir DIR      where workloads run, and the build and run logs\n"
+		"                        (default %s)\n"
+		"    --report FILE       also write the robot's mail about the first bad\n"
+		"                        commit to FILE ('-': standard output)\n"
+		"\n"
+		"Exit status: 0 first bad commit found, 1 it could not be found (good or\n"
+		"bad failed to build or run, only skipped commits left), 2 bad usage or\n"
+		"input, 3 good and bad do not differ, 128+N stopped by signal N.\n"
+		"See kdelta(1).\n",
+		RUNNER_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
+		BISECT_DEFAULT_MIN_CHANGE, RUNNER_DEFAULT_WORK_DIR);
+}
+
+struct bisect_args {
+	struct bisect_opts o;
+	const char *result_root, *work_dir, *report;
+	long runs, max_runs;
+	struct job_set set;
+};
+
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kdelta bisect: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static int parse_count(const char *opt, const char *arg, long min, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || *out < min || *out > 100000)
+		return usage_error("%s expects a number of %ld or more, not '%s'",
+				   opt, min, arg);
+	return 0;
+}
+
+static int parse_percent(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*out >= 0 && *out <= 1e6))
+		return usage_error("%s expects a percentage from 0 to 1e6, not '%s'",
+				   opt, arg);
+	return 0;
+}
+
+static int take_option(struct bisect_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case 'r': a->o.repo = arg; break;
+	case 'g': a->o.good = arg; break;
+	case 'b': a->o.bad = arg; break;
+	case 'B': a->o.build = arg; break;
+	case 'm': a->o.metric = arg; break;
+	case 'R': a->result_root = arg; break;
+	case 'W': a->work_dir = arg; break;
+	case 'o': a->report = arg; break;
+	case 'n': return parse_count("--runs", arg, 2, &a->runs);
+	case 'M': return parse_count("--max-runs", arg, 2, &a->max_runs);
+	case 'c': return parse_percent("--min-change", arg, &a->o.min_change);
+	}
+	return 0;
+}
+
+/* Returns 1 for --help, -1 on bad usage. */
+static int parse_options(int argc, char **argv, struct bisect_args *a)
+{
+	static const struct option options[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "good", required_argument, NULL, 'g' },
+		{ "bad", required_argument, NULL, 'b' },
+		{ "build", required_argument, NULL, 'B' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "max-runs", required_argument, NULL, 'M' },
+		{ "min-change", required_argument, NULL, 'c' },
+		{ "result-root", required_argument, NULL, 'R' },
+		{ "work-dir", required_argument, NULL, 'W' },
+		{ "report", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		if (c == 'h') {
+			bisect_usage(stdout);
+			return 1;
+		}
+		if (c == ':')
+			return usage_error("option '%s' needs a value; see 'kdelta bisect --help'",
+					   argv[optind - 1]);
+		if (c == '?')
+			return usage_error("unknown option '%s'; see 'kdelta bisect --help'",
+					   argv[optind - 1]);
+		if (take_option(a, c, optarg) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The required options and the job file. */
+static int check_args(struct bisect_args *a, int argc, char **argv)
+{
+	static const char *const required[] = { "--repo", "--good", "--bad",
+						 "--build" };
+	const char *given[] = { a->o.repo, a->o.good, a->o.bad, a->o.build };
+	struct kd_err err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
+		if (!given[i] || !*given[i])
+			return usage_error("%s is required; see 'kdelta bisect --help'",
+					   required[i]);
+	if (a->max_runs < a->runs || a->max_runs < BISECT_MIN_REPRODUCE_RUNS)
+		return usage_error("--max-runs %ld must be at least --runs (%ld) and at least %d",
+				   a->max_runs, a->runs,
+				   BISECT_MIN_REPRODUCE_RUNS);
+	if (optind != argc - 1)
+		return usage_error(optind >= argc
+				   ? "no job file given; usage: kdelta bisect [options] JOB.yaml"
+				   : "one job file only; usage: kdelta bisect [options] JOB.yaml");
+	if (job_load_file(argv[optind], job_schema_default(), &a->set, &err) < 0)
+		return usage_error("%s", err.msg);
+	if (a->set.n != 1)
+		return usage_error("%s holds %zu jobs; bisect runs one (write it out with 'kdelta split -o DIR %s')",
+				   argv[optind], a->set.n, argv[optind]);
+	if (!job_workload(&a->set.jobs[0]))
+		return usage_error("%s: the job has no workload section; see 'kdelta run --help' for the workloads",
+				   argv[optind]);
+	a->o.job = &a->set.jobs[0];
+	return 0;
+}
+
+static char *absolute_path(const char *path)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
+
+static void print_found(const struct bisect_result *r)
+{
+	struct strbuf table = STRBUF_INIT;
+
+	render_lkp(&r->cmp, &r->opt, &table);
+	printf("first bad commit: %s (\"%s\")\n", r->first_bad, r->subject);
+	printf("metric: %s\n", r->metric);
+	if (r->base_is_parent)
+		printf("compared with its parent %s\n\n", r->base);
+	else
+		printf("compared with the last good commit %s (its parent could not be measured)\n\n",
+		       r->base);
+	fwrite(table.buf, 1, table.len, stdout);
+	strbuf_release(&table);
+}
+
+static void print_range(const struct bisect_result *r)
+{
+	printf("first bad commit: one of these %zu, which could not all be tested:\n",
+	       r->n_candidates);
+	for (size_t i = 0; i < r->n_candidates; i++)
+		printf("  %s\n", r->candidates[i]);
+	printf("metric: %s\n\n", r->metric);
+}
+
+static void print_not_reproducible(const struct bisect_opts *o,
+				   const struct bisect_result *r)
+{
+	struct strbuf table = STRBUF_INIT;
+
+	render_lkp(&r->cmp, &r->opt, &table);
+	printf("not reproducible: %s does not differ significantly between --good %s and --bad %s\n\n",
+	       r->metric ? r->metric : "the metric", o->good, o->bad);
+	fwrite(table.buf, 1, table.len, stdout);
+	strbuf_release(&table);
+}
+
+/* The robot's mail about base against the first bad commit. */
+static int write_report(const struct bisect_args *a,
+			const struct bisect_result *r, struct kd_err *err)
+{
+	static const char *const labels[] = { "bisect-good", "bisect-bad" };
+	const struct comparison *cmps[] = { &r->cmp };
+	struct report_options ro = {
+		.compare = &r->opt, .sample_labels = labels,
+		.job_file = a->o.job->source, .always = true,
+	};
+	struct strbuf mail = STRBUF_INIT;
+	int ret = report_write(&ro, cmps, 1, &mail, err);
+
+	if (ret >= 0 && !strcmp(a->report, "-"))
+		fwrite(mail.buf, 1, mail.len, stdout);
+	else if (ret >= 0)
+		ret = write_file_atomic(a->report, mail.buf, mail.len, err);
+	strbuf_release(&mail);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Prints what the bisection found; returns the exit status. */
+static int print_result(const struct bisect_args *a,
+			const struct bisect_result *r)
+{
+	struct kd_err err;
+
+	switch (r->end) {
+	case BISECT_STOPPED:
+		fprintf(stderr, "kdelta: bisect stopped by SIG%s; the repository is back where it was, and the runs so far count when bisecting again\n",
+			sigabbrev_np(r->signal) ? sigabbrev_np(r->signal) : "?");
+		return 128 + r->signal;
+	case BISECT_NOT_REPRODUCIBLE:
+		print_not_reproducible(&a->o, r);
+		return KD_EXIT_NOT_REPRODUCIBLE;
+	case BISECT_RANGE:
+		print_range(r);
+		break;
+	case BISECT_FOUND:
+		print_found(r);
+		break;
+	}
+	printf("git bisect log:\n%s", r->log.buf);
+	fflush(stdout);
+	if (r->end == BISECT_FOUND && a->report && write_report(a, r, &err) < 0) {
+		fprintf(stderr, "kdelta bisect: --report: %s\n", err.msg);
+		return KD_EXIT_FAIL;
+	}
+	return r->end == BISECT_FOUND ? KD_EXIT_OK : KD_EXIT_FAIL;
+}
+
+static int bisect(struct bisect_args *a)
+{
+	char *root = result_root(a->result_root);
+	char *abs_root = absolute_path(root);
+	char *work = absolute_path(a->work_dir ? a->work_dir
+					       : RUNNER_DEFAULT_WORK_DIR);
+	char *repo = absolute_path(a->o.repo);
+	struct bisect_result res;
+	struct kd_err err;
+	bool usage = false;
+	int status;
+
+	a->o.repo = repo;
+	a->o.result_root = abs_root;
+	a->o.work_dir = work;
+	a->o.runs = a->runs;
+	a->o.max_runs = a->max_runs;
+	a->o.log = stderr;
+	a->o.cancel_fd = proc_catch_signals(caught_signals,
+					    ARRAY_SIZE(caught_signals), &err);
+	memset(&res, 0, sizeof(res));
+	if (a->o.cancel_fd < 0 || mkdir_p(abs_root, &err) < 0 ||
+	    bisect_run(&a->o, &res, &usage, &err) < 0) {
+		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		status = usage ? KD_EXIT_USAGE : KD_EXIT_FAIL;
+	} else {
+		status = print_result(a, &res);
+	}
+	bisect_result_release(&res);
+	if (a->o.cancel_fd >= 0)
+		proc_release_signals(a->o.cancel_fd, caught_signals,
+				     ARRAY_SIZE(caught_signals));
+	free(repo);
+	free(work);
+	free(abs_root);
+	free(root);
+	return status;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct bisect_args a = {
+		.runs = RUNNER_DEFAULT_RUNS, .max_runs = BISECT_DEFAULT_MAX_RUNS,
+		.o.min_change = BISECT_DEFAULT_MIN_CHANGE,
+	};
+	int r, status = KD_EXIT_USAGE;
+
+	optind = 1;
+	r = parse_options(argc, argv, &a);
+	if (r > 0)
+		return KD_EXIT_OK;
+	if (r == 0 && check_args(&a, argc, argv) == 0)
+		status = bisect(&a);
+	job_set_release(&a.set);
+	return status;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdelta report: the robot's mail about a comparison, to standard output,
+ * a file, or through sendmail.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "kdelta/compare-args.h"
+#include "kdelta/report.h"
+#include "kdelta/util.h"
+
+static const char report_usage[] =
+	"usage: kdelta report [options] BASE COMMIT...\n"
+	"       kdelta report [options] --axis KEY VALUE VALUE...\n"
+	"\n"
+	"Compares the stored results as kdelta compare does and writes the robot's\n"
+	"mail about the largest significant change of a workload result: the\n"
+	"finding, the commit, the test machine and parameters, how to reproduce,\n"
+	"the comparison table and an ASCII plot of each changed result, with the\n"
+	"job file attached.  When no workload result changed significantly, no\n"
+	"mail is written (status 0, a message on standard error).\n"
+	"\n"
+	"    -o FILE               write the mail to FILE (default: standard output)\n"
+	"    --sendmail            send it: pipe it to '/usr/sbin/sendmail -t -i'\n"
+	"    --sendmail-cmd CMD    send it through CMD instead (split at blanks, no\n"
+	"                          shell; default: $KDELTA_SENDMAIL, if set)\n"
+	"    --to ADDRS            recipients, comma-separated (needed to send)\n"
+	"    --cc ADDRS            copies to, comma-separated\n"
+	"    --from ADDR           sender (default: kdelta <user@hostname>)\n"
+	"    --in-reply-to ID      the Message-ID the report answers\n"
+	"    --subject-prefix STR  before the subject (default: [kdelta])\n"
+	"    --always              write a mail even when nothing changed\n"
+	"\n"
+	"Options of kdelta compare that choose and decide:\n"
+	"    --result-root DIR, --axis KEY, --commit LABEL, --test TEST, --fdr Q,\n"
+	"    --min-change PCT, --all (every metric in the table), --repo DIR (the\n"
+	"    commit subjects); see 'kdelta compare --help'.\n"
+	"    -h, --help            show this help\n"
+	"\n"
+	"Exit status: 0, whether a mail was written or nothing changed; 1 when the\n"
+	"mail could not be sent or written; 2 for bad usage or bad input.  See\n"
+	"kdelta(1).\n";
+
+#define DEFAULT_SENDMAIL "/usr/sbin/sendmail -t -i"
+
+struct report_args {
+	struct report_options opt;
+	const char *output, *sendmail_cmd;
+	bool sendmail;
+};
+
+static const char *const report_value_options[] = {
+	"-o", "--sendmail-cmd", "--to", "--cc", "--from", "--in-reply-to",
+	"--subject-prefix", NULL,
+};
+static const char *const report_flag_options[] = {
+	"--sendmail", "--always", NULL,
+};
+
+static int report_option(void *ctx, const char *name, const char *value,
+			 struct kd_err *err)
+{
+	struct report_args *r = ctx;
+
+	if (!value) {
+		if (!strcmp(name, "--sendmail"))
+			r->sendmail = true;
+		else
+			r->opt.always = true;
+		return 0;
+	}
+	if (!*value && strcmp(name, "--subject-prefix"))
+		return kd_error(err, "report: %s: expected a value, got ''", name);
+	if (!strcmp(name, "-o"))
+		r->output = value;
+	else if (!strcmp(name, "--sendmail-cmd"))
+		r->sendmail_cmd = value;
+	else if (!strcmp(name, "--to"))
+		r->opt.to = value;
+	else if (!strcmp(name, "--cc"))
+		r->opt.cc = value;
+	else if (!strcmp(name, "--from"))
+		r->opt.from = value;
+	else if (!strcmp(name, "--in-reply-to"))
+		r->opt.in_reply_to = value;
+	else
+		r->opt.subject_prefix = value;
+	return 0;
+}
+
+static int check_args(struct report_args *r, struct kd_err *err)
+{
+	if (r->sendmail_cmd)
+		r->sendmail = true;
+	if (r->sendmail && r->output)
+		return kd_error(err, "report: -o and --sendmail exclude each other; write the mail or send it");
+	if (r->sendmail && !r->opt.to)
+		return kd_error(err, "report: --sendmail needs --to, the recipients of the mail");
+	if (r->sendmail && !r->sendmail_cmd) {
+		const char *env = getenv("KDELTA_SENDMAIL");
+
+		r->sendmail_cmd = env && *env ? env : DEFAULT_SENDMAIL;
+	}
+	return 0;
+}
+
+/* CMD split at blanks into a NULL-terminated argv; caller frees both. */
+static char **split_command(const char *cmd, char **copy)
+{
+	char **argv = NULL, *save = NULL;
+	size_t n = 0, alloc = 0;
+
+	*copy = xstrdup(cmd);
+	for (char *word = strtok_r(*copy, " \t", &save); word;
+	     word = strtok_r(NULL, " \t", &save)) {
+		ALLOC_GROW(argv, n + 2, alloc);
+		argv[n++] = word;
+	}
+	ALLOC_GROW(argv, n + 1, alloc);
+	argv[n] = NULL;
+	return argv;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Starts argv with the read end of a pipe as its standard input; returns
+ * the pid and the write end in *in.  An exec failure comes back through a
+ * close-on-exec pipe, so that it reads as one error, not a child's status.
+ */
+static pid_t start_sendmail(char **argv, int *in, struct kd_err *err)
+{
+	int fds[2], report[2], child_errno = 0;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return kd_error(err, "report: pipe: %s", strerror(errno));
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return kd_error(err, "report: pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[0], STDIN_FILENO);
+		execvp(argv[0], argv);
+		child_errno = errno;
+		_exit(write(report[1], &child_errno, sizeof(child_errno)) < 0 ?
+			      126 : 127);
+	}
+	close(fds[0]);
+	close(report[1]);
+	if (pid > 0 && read(report[0], &child_errno, sizeof(child_errno)) ==
+			       (ssize_t)sizeof(child_errno)) {
+		waitpid(pid, NULL, 0);
+		pid = -1;
+		errno = child_errno;
+		kd_error(err, "report: cannot run %s: %s", argv[0],
+			 strerror(errno));
+	} else if (pid < 0) {
+		kd_error(err, "report: fork: %s", strerror(errno));
+	}
+	close(report[0]);
+	if (pid < 0)
+		close(fds[1]);
+	*in = fds[1];
+	return pid;
+}
+
+/* Pipes the mail to the command and waits for it. */
+static int run_sendmail(const char *cmd, const struct strbuf *mail,
+			struct kd_err *err)
+{
+	char *copy, **argv = split_command(cmd, &copy);
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
+	int in = -1, status, write_errno = 0, ret = -1;
+	pid_t pid;
+
+	if (!argv[0]) {
+		kd_error(err, "report: the sendmail command is empty");
+		goto out;
+	}
+	pid = start_sendmail(argv, &in, err);
+	if (pid < 0)
+		goto out;
+	/* A sendmail that exits early must not kill us with SIGPIPE. */
+	sigaction(SIGPIPE, &ignore, &old);
+	if (write_all(in, mail->buf, mail->len) < 0)
+		write_errno = errno;
+	close(in);
+	sigaction(SIGPIPE, &old, NULL);
+	if (waitpid(pid, &status, 0) < 0)
+		kd_error(err, "report: waiting for %s: %s", argv[0],
+			 strerror(errno));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		kd_error(err, "report: %s failed (%s %d); the mail was not sent",
+			 cmd, WIFEXITED(status) ? "exit status" : "signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status)
+					   : WTERMSIG(status));
+	else if (write_errno)
+		kd_error(err, "report: writing to %s: %s", argv[0],
+			 strerror(write_errno));
+	else
+		ret = 0;
+out:
+	free(argv);
+	free(copy);
+	return ret;
+}
+
+static int output_mail(const struct report_args *r, const struct strbuf *mail,
+		       struct kd_err *err)
+{
+	if (r->sendmail)
+		return run_sendmail(r->sendmail_cmd, mail, err);
+	if (r->output)
+		return write_file_atomic(r->output, mail->buf, mail->len, err);
+	if (fwrite(mail->buf, 1, mail->len, stdout) != mail->len ||
+	    fflush(stdout))
+		return kd_error(err, "standard output: %s", strerror(errno));
+	return 0;
+}
+
+/*
+ * Loads, decides, writes the mail: 0, 1 when there was nothing to report,
+ * -1 for bad input, -2 when the mail could not be sent or written.
+ */
+static int report(struct report_args *r, const struct compare_args *a,
+		  struct kd_err *err)
+{
+	struct compare_state st = { 0 };
+	struct strbuf mail = STRBUF_INIT;
+	int ret = compare_load(&st, a, err);
+
+	r->opt.compare = &a->opt;
+	if (!ret)
+		ret = report_write(&r->opt,
+				   (const struct comparison *const *)st.cmps,
+				   st.n, &mail, err);
+	if (ret == 1)
+		fprintf(stderr, "kdelta: report: no workload result changed significantly; no mail written (--always writes one anyway)\n");
+	else if (!ret && output_mail(r, &mail, err) < 0)
+		ret = -2;
+	strbuf_release(&mail);
+	compare_state_release(&st);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args r = { 0 };
+	struct compare_args_ext ext = {
+		.command = "report",
+		.value_options = report_value_options,
+		.flag_options = report_flag_options,
+		.option = report_option,
+		.ctx = &r,
+	};
+	struct compare_args a;
+	struct kd_err err;
+	int status = KD_EXIT_OK, ret;
+
+	if (compare_args_parse(&a, argc, argv, &ext, &err) < 0 ||
+	    (!a.help && check_args(&r, &err) < 0)) {
+		status = KD_EXIT_USAGE;
+	} else if (a.help) {
+		fputs(report_usage, stdout);
+	} else if ((ret = report(&r, &a, &err)) < 0) {
+		status = ret == -2 ? KD_EXIT_FAIL : KD_EXIT_USAGE;
+	}
+	if (status != KD_EXIT_OK)
+		fprintf(stderr, "kdelta: %s\n", err.msg);
+	compare_args_release(&a);
+	return status;
+}

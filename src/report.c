@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report mail, in the order of the LKP robot's: the finding, the
+ * commit, the testcase, the machine and the parameters, how to reproduce,
+ * then the details (the table and a plot of each changed result).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kdelta/job.h"
+#include "kdelta/mail.h"
+#include "kdelta/plot.h"
+#include "kdelta/report.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+#include "version.h"
+
+/* Keys the runner adds to a job.yaml: the job as written lacks them. */
+static const char *const recorded_keys[] = {
+	"commit", "host", "machine", "kdelta",
+};
+
+static double change_size(const struct metric_cell *cell)
+{
+	return cell->change_infinite ? INFINITY : fabs(cell->change);
+}
+
+bool report_find(const struct comparison *const *cmps, size_t n,
+		 struct report_finding *out)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t r = 0; r < cmps[i]->nrows; r++) {
+			const struct metric_row *row = &cmps[i]->rows[r];
+
+			for (size_t v = 1; row->key && v < cmps[i]->nvariants; v++) {
+				const struct metric_cell *c = &row->cells[v];
+
+				if (c->verdict != VERDICT_CHANGED ||
+				    (found && change_size(c) <=
+					      change_size(&out->row->cells[out->variant])))
+					continue;
+				*out = (struct report_finding){ cmps[i], row, v };
+				found = true;
+			}
+		}
+	return found;
+}
+
+void report_add_change(struct strbuf *out, const struct metric_cell *cell)
+{
+	if (cell->change_infinite)
+		strbuf_addf(out, "%+.4g (from 0)", cell->sum.mean);
+	else if (cell->change_absolute)
+		strbuf_addf(out, "%+.1f points", cell->change);
+	else
+		strbuf_addf(out, "%+.1f%%", cell->change);
+}
+
+/* "regression", "improvement" or, when the name does not say, "change". */
+static const char *change_kind(const struct metric_row *row,
+			       const struct metric_cell *cell)
+{
+	double sign = cell->change_infinite ? 1 : cell->change;
+
+	if (!row->better || sign == 0)
+		return "change";
+	return row->better * sign > 0 ? "improvement" : "regression";
+}
+
+/* Text from results or git, in the body: no control characters. */
+static void add_clean(struct strbuf *out, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
+
+/* A label that looks like a commit hash is cut to 12 characters. */
+static char *short_commit(const char *label)
+{
+	size_t len = strlen(label);
+
+	if (len < 12)
+		return xstrdup(label);
+	for (const char *s = label; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return xstrdup(label);
+	return xstrndup(label, 12);
+}
+
+/* Groups with a significant change of a workload result, in order. */
+static bool has_key_change(const struct comparison *cmp)
+{
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t v = 1; cmp->rows[r].key && v < cmp->nvariants; v++)
+			if (cmp->rows[r].cells[v].verdict == VERDICT_CHANGED)
+				return true;
+	return false;
+}
+
+/* ---- the job of a variant's runs ---------------------------------- */
+
+/* The job.yaml of the first run below a variant's path, or NULL. */
+static char *variant_job_path(const struct variant *var)
+{
+	struct kd_err err;
+	char *dir = xstrdup(var->path), *path = NULL;
+	unsigned *runs = NULL;
+	size_t n = 0;
+
+	if (!is_directory(dir)) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash)
+			*slash = '\0';
+	}
+	if (store_list_runs(dir, &runs, &n, &err) == 0)
+		for (size_t i = 0; i < n && !path; i++) {
+			path = xasprintf("%s/%u/%s", dir, runs[i], STORE_JOB_FILE);
+			if (!path_exists(path)) {
+				free(path);
+				path = NULL;
+			}
+		}
+	free(runs);
+	free(dir);
+	return path;
+}
+
+/* What a section needs of its job: the text to attach and the machine. */
+struct section_job {
+	char *filename;		/* of the attachment */
+	struct strbuf text;	/* empty: no job file found */
+	char *machine;		/* "2 threads <model> with 24G memory", or NULL */
+};
+
+static void describe_machine(const struct jnode *m, struct section_job *job)
+{
+	const char *model = jnode_str(m, "cpu_model");
+	const char *cpus = jnode_str(m, "nr_cpu");
+	const char *memory = jnode_str(m, "memory_human");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!model && !cpus)
+		return;
+	if (cpus)
+		strbuf_addf(&sb, "%s threads ", cpus);
+	add_clean(&sb, model ? model : "unknown CPU");
+	if (memory)
+		strbuf_addf(&sb, " with %s memory", memory);
+	job->machine = strbuf_detach(&sb);
+}
+
+static bool is_recorded_key(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(recorded_keys); i++)
+		if (!strcmp(key, recorded_keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The job as it ran, from a run's job.yaml: kdelta's own is emitted again
+ * without the runner's record; any other (lkp-tests') is attached as is.
+ */
+static void job_from_record(const char *text, size_t len, const char *path,
+			    struct section_job *job)
+{
+	struct job_set set = { 0 };
+	struct kd_err err;
+
+	if (job_load_string(text, len, path, job_schema_default(), &set,
+			    &err) < 0 || set.n != 1) {
+		strbuf_add(&job->text, text, len);
+	} else {
+		const struct jnode *root = set.jobs[0].root;
+		const struct jnode *machine = jnode_get(root, "machine");
+		struct jnode *clean = jnode_new_map();
+
+		for (size_t i = 0; i < root->n; i++)
+			if (!is_recorded_key(root->keys[i]))
+				jnode_set(clean, root->keys[i],
+					  jnode_clone(root->values[i]));
+		job_to_yaml(clean, &job->text);
+		jnode_free(clean);
+		if (machine && machine->kind == JNODE_MAP)
+			describe_machine(machine, job);
+	}
+	job_set_release(&set);
+}
+
+static int section_job_load(const struct report_options *opt,
+			    const struct variant *var, struct section_job *job,
+			    struct kd_err *err)
+{
+	char *record = variant_job_path(var);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	if (record && read_file(record, &sb, err) == 0)
+		job_from_record(sb.buf, sb.len, record, job);
+	else if (record)
+		ret = -1;
+	if (!ret && opt->job_file) {
+		strbuf_reset(&job->text);
+		ret = read_file(opt->job_file, &job->text, err);
+	}
+	strbuf_release(&sb);
+	free(record);
+	return ret;
+}
+
+static void section_job_release(struct section_job *job)
+{
+	free(job->filename);
+	strbuf_release(&job->text);
+	free(job->machine);
+}
+
+/* ---- the body ------------------------------------------------------ */
+
+struct report {
+	const struct report_options *opt;
+	const struct comparison *const *cmps;
+	size_t n;
+	struct report_finding finding;
+	bool changed;			/* finding is set */
+	const struct comparison **sections;	/* the groups shown */
+	struct section_job *jobs;	/* one per section */
+	size_t nsections;
+};
+
+static const struct comparison *headline_cmp(const struct report *rep)
+{
+	return rep->changed ? rep->finding.cmp : rep->sections[0];
+}
+
+static size_t headline_variant(const struct report *rep)
+{
+	return rep->changed ? rep->finding.variant
+			    : headline_cmp(rep)->nvariants - 1;
+}
+
+static void add_subject(const struct report *rep, struct strbuf *out)
+{
+	const struct comparison *cmp = headline_cmp(rep);
+	const char *prefix = rep->opt->subject_prefix ?
+		rep->opt->subject_prefix : "[kdelta]";
+	char *commit = short_commit(cmp->variants[headline_variant(rep)].label);
+
+	if (*prefix)
+		strbuf_addf(out, "%s ", prefix);
+	strbuf_addf(out, "%s: ", commit);
+	if (rep->changed) {
+		const struct metric_cell *cell =
+			&rep->finding.row->cells[rep->finding.variant];
+
+		strbuf_addf(out, "%s ", rep->finding.row->name);
+		report_add_change(out, cell);
+		strbuf_addf(out, " %s", change_kind(rep->finding.row, cell));
+	} else {
+		strbuf_addf(out, "%s: no significant change",
+			    cmp->testcase ? cmp->testcase : cmp->name);
+	}
+	free(commit);
+}
+
+/*
+ * "commit: <label> ("<subject>")", the subject on a line of its own when
+ * both do not fit in 80 columns.
+ */
+static void add_commit_line(struct strbuf *out, const struct variant *var)
+{
+	size_t start = out->len;
+
+	strbuf_addstr(out, "commit: ");
+	add_clean(out, var->label);
+	if (var->subject) {
+		size_t label_end = out->len;
+
+		strbuf_addstr(out, " (\"");
+		add_clean(out, var->subject);
+		strbuf_addstr(out, "\")");
+		if (out->len - start > 80) {
+			struct strbuf subject = STRBUF_INIT;
+
+			strbuf_add(&subject, out->buf + label_end + 1,
+				   out->len - label_end - 1);
+			strbuf_setlen(out, label_end);
+			strbuf_addf(out, "\n        %s", subject.buf);
+			strbuf_release(&subject);
+		}
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void add_finding(const struct report *rep, struct strbuf *out)
+{
+	const struct comparison *cmp = headline_cmp(rep);
+
+	if (rep->changed) {
+		const struct metric_cell *cell =
+			&rep->finding.row->cells[rep->finding.variant];
+
+		strbuf_addstr(out, "FYI, we noticed a ");
+		report_add_change(out, cell);
+		strbuf_addf(out, " %s of %s due to commit:\n\n",
+			    change_kind(rep->finding.row, cell),
+			    rep->finding.row->name);
+	} else {
+		strbuf_addstr(out, "FYI, we noticed no significant change of the workload results\nwith commit:\n\n");
+	}
+	add_commit_line(out, &cmp->variants[headline_variant(rep)]);
+	strbuf_addch(out, '\n');
+}
+
+/*
+ * "\tkey: value", on one line that fits in 80 columns: the job file
+ * attached has the whole of a long or multi-line value.
+ */
+static void add_param(struct strbuf *out, const struct param *param)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t max = 80 - 8;	/* after the tab */
+	const char *nl = strchr(param->value, '\n');
+	char *value = nl ? xstrndup(param->value, (size_t)(nl - param->value))
+			 : xstrdup(param->value);
+	bool cut = nl && nl[1];
+
+	add_clean(&line, param->key);
+	strbuf_addstr(&line, ": ");
+	add_clean(&line, value);
+	if (line.len > max) {
+		size_t len = max - 4;
+
+		/* never half a UTF-8 sequence */
+		while (len && ((unsigned char)line.buf[len] & 0xc0) == 0x80)
+			len--;
+		strbuf_setlen(&line, len);
+		cut = true;
+	}
+	strbuf_addf(out, "\t%s%s\n", line.buf, cut ? " ..." : "");
+	strbuf_release(&line);
+	free(value);
+}
+
+static void add_test_description(const struct report *rep,
+				 struct strbuf *out)
+{
+	const struct comparison *cmp = headline_cmp(rep);
+	const struct section_job *job = &rep->jobs[0];
+
+	for (size_t i = 0; i < rep->nsections; i++)
+		if (rep->sections[i] == cmp)
+			job = &rep->jobs[i];
+	strbuf_addstr(out, "in testcase: ");
+	add_clean(out, cmp->testcase ? cmp->testcase : cmp->name);
+	strbuf_addch(out, '\n');
+	if (job->machine || cmp->host) {
+		strbuf_addstr(out, "on test machine: ");
+		add_clean(out, job->machine ? job->machine : cmp->host);
+		strbuf_addch(out, '\n');
+	}
+	if (cmp->axis) {
+		strbuf_addf(out, "comparing %s: ", cmp->axis);
+		for (size_t v = 0; v < cmp->nvariants; v++) {
+			strbuf_addstr(out, v ? ", " : "");
+			add_clean(out, cmp->variants[v].label);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (!cmp->nparams)
+		return;
+	strbuf_addstr(out, "with following parameters:\n\n");
+	for (size_t i = 0; i < cmp->nparams; i++)
+		if (strcmp(cmp->params[i].key, "testcase"))
+			add_param(out, &cmp->params[i]);
+}
+
+/* The other groups that changed, one line each with their largest change. */
+static void add_other_findings(const struct report *rep, struct strbuf *out)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->nsections; i++) {
+		const struct comparison *cmp = rep->sections[i];
+		struct report_finding f;
+
+		if (cmp == headline_cmp(rep) || !report_find(&cmp, 1, &f))
+			continue;
+		if (!any)
+			strbuf_addstr(out, "\nIn addition to that, the commit also has significant impact on the\nfollowing tests:\n\n");
+		any = true;
+		strbuf_addch(out, '\t');
+		add_clean(out, cmp->name);
+		strbuf_addstr(out, ": ");
+		report_add_change(out, &f.row->cells[f.variant]);
+		strbuf_addf(out, " %s of %s\n",
+			    change_kind(f.row, &f.row->cells[f.variant]),
+			    f.row->name);
+	}
+}
+
+/* A word of a command to copy into a shell: quoted unless plain. */
+static void add_shell_word(struct strbuf *out, const char *word)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789._+=,@%/:-";
+
+	if (*word && strspn(word, plain) == strlen(word)) {
+		strbuf_addstr(out, word);
+		return;
+	}
+	strbuf_addch(out, '\'');
+	for (; *word; word++) {
+		if (*word == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, (unsigned char)*word < 0x20 ? ' ' : *word);
+	}
+	strbuf_addch(out, '\'');
+}
+
+/*
+ * The labels as the commands name them: commits by their short hash, which
+ * names them well enough in the reader's own store.
+ */
+static void add_labels(struct strbuf *out, const struct comparison *cmp,
+		       const char *sep)
+{
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		char *label = cmp->axis ? xstrdup(cmp->variants[v].label)
+					: short_commit(cmp->variants[v].label);
+
+		strbuf_addstr(out, v ? sep : "");
+		add_shell_word(out, label);
+		free(label);
+	}
+}
+
+/* The options that changed the decision from compare's defaults. */
+static void add_compare_options(struct strbuf *out,
+				const struct compare_options *opt)
+{
+	static const char *const tests[] = { "welch", "mwu", "lkp" };
+
+	if (!opt)
+		return;
+	if (opt->test != SIG_WELCH)
+		strbuf_addf(out, " --test %s", tests[opt->test]);
+	if (opt->fdr != 0.05)
+		strbuf_addf(out, " --fdr %g", opt->fdr);
+	if (opt->min_change != 1)
+		strbuf_addf(out, " --min-change %g", opt->min_change);
+}
+
+/* The length of the shell word at s: up to a blank outside quotes. */
+static size_t shell_word_length(const char *s)
+{
+	bool quoted = false;
+	size_t n = 0;
+
+	for (; s[n] && (quoted || s[n] != ' '); n++)
+		if (s[n] == '\'')
+			quoted = !quoted;
+	return n;
+}
+
+/*
+ * A command line, indented by a tab, continued with a backslash where a
+ * word would pass column 80.
+ */
+static void add_command(struct strbuf *out, const char *cmd)
+{
+	size_t col = 8;
+	const char *p = cmd;
+
+	strbuf_addch(out, '\t');
+	while (*p) {
+		size_t word = shell_word_length(p);
+
+		if (p != cmd && col + 1 + word > 78) {
+			strbuf_addstr(out, " \\\n\t    ");
+			col = 12;
+		} else if (p != cmd) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p, word);
+		col += word;
+		p += word;
+		p += strspn(p, " ");
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void add_reproduce(const struct report *rep, struct strbuf *out)
+{
+	const struct comparison *cmp = headline_cmp(rep);
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addstr(out, "\nTo reproduce:\n\n");
+	for (size_t i = 0; i < rep->nsections; i++) {
+		const struct section_job *job = &rep->jobs[i];
+
+		strbuf_reset(&cmd);
+		if (!job->text.len) {
+			strbuf_addf(out, "\t# no job file was found for %s\n",
+				    rep->sections[i]->name);
+			continue;
+		}
+		strbuf_addf(out, "\t# %s is attached to this mail\n",
+			    job->filename);
+		if (cmp->axis) {
+			strbuf_addf(out, "\t# set %s to each of: ", cmp->axis);
+			add_labels(out, cmp, ", ");
+			strbuf_addch(out, '\n');
+			strbuf_addf(&cmd, "kdelta run %s", job->filename);
+		} else {
+			strbuf_addf(&cmd, "kdelta run %s --commits ",
+				    job->filename);
+			add_labels(&cmd, cmp, ",");
+		}
+		add_command(out, cmd.buf);
+	}
+	strbuf_reset(&cmd);
+	strbuf_addstr(&cmd, "kdelta compare");
+	add_compare_options(&cmd, rep->opt->compare);
+	if (cmp->axis)
+		strbuf_addf(&cmd, " --axis %s", cmp->axis);
+	strbuf_addch(&cmd, ' ');
+	add_labels(&cmd, cmp, " ");
+	add_command(out, cmd.buf);
+	strbuf_release(&cmd);
+}
+
+static void add_plots(const struct report *rep, const struct comparison *cmp,
+		      bool changed_only, struct strbuf *out)
+{
+	struct plot_series *series = xcalloc(cmp->nvariants, sizeof(*series));
+	char **labels = xcalloc(cmp->nvariants, sizeof(*labels));
+
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		labels[v] = rep->opt->sample_labels ?
+			xstrdup(rep->opt->sample_labels[v]) :
+			short_commit(cmp->variants[v].label);
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct metric_row *row = &cmp->rows[r];
+		bool changed = false;
+
+		for (size_t v = 1; v < cmp->nvariants; v++)
+			changed |= row->cells[v].verdict == VERDICT_CHANGED;
+		if (!row->key || (changed_only && !changed))
+			continue;
+		for (size_t v = 0; v < cmp->nvariants; v++) {
+			series[v].label = labels[v];
+			series[v].samples = row->cells[v].samples;
+			series[v].n = row->cells[v].samples ?
+				row->cells[v].sum.n : 0;
+		}
+		strbuf_addch(out, '\n');
+		plot_ascii(row->name, series, cmp->nvariants, out);
+	}
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		free(labels[v]);
+	free(labels);
+	free(series);
+}
+
+static void add_details(const struct report *rep, struct strbuf *out)
+{
+	for (size_t i = 0; i < rep->nsections; i++) {
+		strbuf_addch(out, '\n');
+		render_lkp(rep->sections[i], rep->opt->compare, out);
+		add_plots(rep, rep->sections[i], rep->changed, out);
+	}
+}
+
+static void add_body(const struct report *rep, struct strbuf *out)
+{
+	strbuf_addstr(out, "Hello,\n\n");
+	add_finding(rep, out);
+	add_test_description(rep, out);
+	add_other_findings(rep, out);
+	strbuf_addstr(out, "\nDetails are as below:\n");
+	strbuf_addchars(out, '-', 78);
+	strbuf_addstr(out, ">\n");
+	add_reproduce(rep, out);
+	add_details(rep, out);
+	strbuf_addf(out, "\n-- \nkdelta %s\n", KDELTA_VERSION);
+}
+
+/* ---- the message --------------------------------------------------- */
+
+char *report_default_from(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	const char *user = pw ? pw->pw_name : getenv("USER");
+	char host[256] = "localhost";
+
+	if (gethostname(host, sizeof(host) - 1) < 0 || !*host)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	return xasprintf("kdelta <%s@%s>", user && *user ? user : "kdelta",
+			 host);
+}
+
+/* "<testcase>.yaml", or with the parameter directory when several. */
+static char *attachment_name(const struct comparison *cmp, size_t nsections,
+			     size_t index)
+{
+	const char *testcase = cmp->testcase ? cmp->testcase : "job";
+	char *raw, *safe;
+
+	if (nsections == 1)
+		raw = xasprintf("%s.yaml", testcase);
+	else
+		raw = xasprintf("%zu-%s.yaml", index + 1, cmp->name);
+	for (char *p = raw; *p; p++)
+		if (*p == '/')
+			*p = '-';
+	safe = safe_name(raw, 120);
+	free(raw);
+	return safe;
+}
+
+static int report_prepare(struct report *rep, struct kd_err *err)
+{
+	rep->sections = xcalloc(rep->n ? rep->n : 1, sizeof(*rep->sections));
+	for (size_t i = 0; i < rep->n; i++)
+		if (!rep->changed || has_key_change(rep->cmps[i]))
+			rep->sections[rep->nsections++] = rep->cmps[i];
+	rep->jobs = xcalloc(rep->nsections ? rep->nsections : 1,
+			    sizeof(*rep->jobs));
+	for (size_t i = 0; i < rep->nsections; i++) {
+		const struct comparison *cmp = rep->sections[i];
+		size_t v = rep->changed && cmp == rep->finding.cmp ?
+			rep->finding.variant : cmp->nvariants - 1;
+
+		strbuf_init(&rep->jobs[i].text);
+		rep->jobs[i].filename = attachment_name(cmp, rep->nsections, i);
+		if (section_job_load(rep->opt, &cmp->variants[v],
+				     &rep->jobs[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void report_release(struct report *rep)
+{
+	for (size_t i = 0; i < rep->nsections; i++)
+		section_job_release(&rep->jobs[i]);
+	free(rep->jobs);
+	free(rep->sections);
+}
+
+static unsigned long long made_up_unique(void)
+{
+	unsigned long long seed[3] = {
+		(unsigned long long)getpid(),
+		(unsigned long long)(now_monotonic() * 1e9),
+		(unsigned long long)(now_epoch() * 1e6),
+	};
+
+	return hash64(seed, sizeof(seed));
+}
+
+static void format_message(const struct report *rep, const char *host,
+			   struct strbuf *out)
+{
+	const struct report_options *opt = rep->opt;
+	struct mail_attachment *att = xcalloc(rep->nsections + 1, sizeof(*att));
+	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT;
+	char *from = opt->from ? NULL : report_default_from();
+	struct mail m = {
+		.from = opt->from ? opt->from : from,
+		.to = opt->to,
+		.cc = opt->cc,
+		.in_reply_to = opt->in_reply_to,
+		.date = opt->date ? opt->date : now_epoch(),
+		.message_id_host = host,
+		.unique = opt->unique ? opt->unique : made_up_unique(),
+	};
+
+	add_subject(rep, &subject);
+	add_body(rep, &body);
+	for (size_t i = 0; i < rep->nsections; i++)
+		if (rep->jobs[i].text.len)
+			att[m.nattachments++] = (struct mail_attachment){
+				rep->jobs[i].filename, rep->jobs[i].text.buf,
+				rep->jobs[i].text.len,
+			};
+	m.subject = subject.buf;
+	m.body = body.buf;
+	m.attachments = att;
+	mail_format(&m, out);
+	strbuf_release(&subject);
+	strbuf_release(&body);
+	free(from);
+	free(att);
+}
+
+int report_write(const struct report_options *opt,
+		 const struct comparison *const *cmps, size_t n,
+		 struct strbuf *out, struct kd_err *err)
+{
+	struct report rep = { .opt = opt, .cmps = cmps, .n = n };
+	char host[256] = "localhost";
+	int ret;
+
+	rep.changed = report_find(cmps, n, &rep.finding);
+	if (!n || (!rep.changed && !opt->always))
+		return 1;
+	if (gethostname(host, sizeof(host) - 1) < 0 || !*host)
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	ret = report_prepare(&rep, err);
+	if (!ret)
+		format_message(&rep, host, out);
+	report_release(&rep);
+	return ret;
+}

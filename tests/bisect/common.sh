@@ -1,0 +1,64 @@
+# shellcheck shell=bash
+# Helpers of the bisect tests, sourced after "$TESTLIB".
+
+# make_fixture [make-repo.sh options]: a fixture repository in $REPO
+# (testdata/bisect/make-repo.sh), its commit hashes in H[0..19], and a job
+# running its bench program in $JOB.  The store is $RESULTS, the work
+# directory $WORK.
+make_fixture() {
+	REPO=$T/repo RESULTS=$T/results WORK=$T/work JOB=$T/job.yaml
+	mapfile -t H < <("$TESTDATA/bisect/make-repo.sh" "$REPO" "$@") ||
+		skip "cannot make the fixture repository"
+	[ "${#H[@]}" = 20 ] || skip "cannot make the fixture repository"
+	cat >"$JOB" <<EOJ
+testcase: bisect-fixture
+monitors: {}
+exec:
+  argv: [$REPO/bench]
+EOJ
+}
+
+command -v git >/dev/null || skip "git is not installed"
+command -v cc >/dev/null || skip "no C compiler (cc) to build the fixture"
+
+# bisect ARGS...: kdelta bisect on the fixture, output in $T/out and
+# $T/err, exit status in $status.
+bisect() {
+	"$KDELTA" bisect --repo "$REPO" --build 'cc -O2 -o bench bench.c' \
+		--result-root "$RESULTS" --work-dir "$WORK" "$@" "$JOB" \
+		>"$T/out" 2>"$T/err"
+	status=$?
+}
+
+# expect_restored [REF]: the repository is on REF (default refs/heads/main),
+# clean, with no bisection in progress, neither git's nor kdelta's.
+expect_restored() {
+	local want=${1:-refs/heads/main} head git_dir
+
+	head=$(git -C "$REPO" symbolic-ref -q HEAD || git -C "$REPO" rev-parse HEAD)
+	[ "$head" = "$want" ] || fail "repository left on $head, want $want"
+	[ -z "$(git -C "$REPO" status --porcelain --untracked-files=no)" ] ||
+		fail "repository left with changes: $(git -C "$REPO" status --short)"
+	git_dir=$(git -C "$REPO" rev-parse --absolute-git-dir)
+	[ ! -e "$git_dir/BISECT_START" ] || fail "git bisect left in progress"
+	[ ! -e "$git_dir/KDELTA_BISECT" ] || fail "kdelta's bisect marker left"
+}
+
+# expect_line FILE TEXT: FILE has a line that is exactly TEXT.
+expect_line() {
+	grep -qxF -- "$2" "$1" || {
+		fail "no line '$2' in $1"
+		sed 's/^/  | /' "$1" >&2
+	}
+}
+
+# run_counts: "<commit> <number of run directories>" for every commit
+# directory of the store, sorted.
+run_counts() {
+	local dir
+
+	for dir in "$RESULTS"/bisect-fixture/*/*/*/; do
+		[ -d "$dir" ] || continue
+		echo "$(basename "$dir") $(find "$dir" -mindepth 1 -maxdepth 1 -type d | wc -l)"
+	done | sort
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# One commit of the fixture (13 of 0..19) makes bench 20% slower: bisect
+# names exactly that commit, compares it with its parent, prints git's log,
+# and leaves the repository on its branch.  kdelta compare then works on
+# the stored runs.
+source "$TESTLIB"
+source "$SRCDIR/tests/bisect/common.sh"
+
+make_fixture --slow-at 13
+bisect --good main~19 --bad main --runs 3 --max-runs 6 --report "$T/mail"
+[ "$status" = 0 ] || fail "exit status $status, want 0: $(cat "$T/err")"
+expect_line "$T/out" "first bad commit: ${H[13]} (\"commit 13: bench: do 25% more work per operation\")"
+expect_line "$T/out" "metric: exec.ops_per_sec"
+expect_line "$T/out" "compared with its parent ${H[12]}"
+expect_line "$T/out" "git bisect log:"
+expect_line "$T/out" "# first bad commit: [${H[13]}] commit 13: bench: do 25% more work per operation"
+# The table: the parent as the base, the key result changed by about -20%.
+grep -Eq '^ +[0-9]+ +±[ 0-9]+% +-(1[5-9]|2[0-5])\.[0-9]% +[0-9]+ +±[ 0-9]+% +exec\.ops_per_sec$' "$T/out" ||
+	fail "no exec.ops_per_sec row with a change of about -20% in the table"
+grep -Eq "^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: 3 and 3 runs, exec\.ops_per_sec [0-9.e+]+ and [0-9.e+]+ \(-(1[5-9]|2[0-5])\.[0-9]%, p = [0-9.e-]+\) → they differ$" "$T/err" ||
+	fail "no line saying that good and bad differ by about -20% after 3 runs each"
+# Each tested commit on one line, classified on the side of the fixture's
+# change it is on.
+testing=$(grep -c '^bisect: testing ' "$T/err")
+[ "$testing" -ge 3 ] && [ "$testing" -le 6 ] ||
+	fail "$testing commits tested, want 3 to 6 for 18 candidates"
+for k in $(seq 1 18); do
+	line=$(grep "^bisect: testing ${H[$k]:0:12} " "$T/err") || continue
+	want=good
+	[ "$k" -ge 13 ] && want=bad
+	case $line in
+	*"→ $want") ;;
+	*) fail "commit $k: '$line', want → $want" ;;
+	esac
+done
+expect_restored
+# The robot's mail about it.
+grep -Eq "^Subject: \[kdelta\] ${H[13]:0:12}: exec\.ops_per_sec -(1[5-9]|2[0-5])\.[0-9]% regression$" "$T/mail" ||
+	fail "--report: no mail about the regression: $(head -3 "$T/mail")"
+
+# The runs are in the store under the full hashes.
+"$KDELTA" compare --result-root "$RESULTS" "${H[12]}" "${H[13]}" >"$T/cmp" 2>&1 ||
+	fail "kdelta compare of the parent and the first bad commit failed: $(cat "$T/cmp")"
+grep -q 'exec\.ops_per_sec$' "$T/cmp" || fail "kdelta compare shows no exec.ops_per_sec change"
+finish

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Nothing changes anywhere in the fixture: bisect says "not reproducible"
+# with the table of good against bad, exits with status 3, and leaves the
+# repository as it found it, here on a detached HEAD.
+source "$TESTLIB"
+source "$SRCDIR/tests/bisect/common.sh"
+
+make_fixture
+git -C "$REPO" checkout -q --detach main~2
+# bench varies by about 1% between runs: a 5% floor keeps noise out.
+bisect --good main~19 --bad main --runs 3 --max-runs 4 --min-change 5
+[ "$status" = 3 ] || fail "exit status $status, want 3: $(cat "$T/err")"
+expect_line "$T/out" "not reproducible: exec.ops_per_sec does not differ significantly between --good main~19 and --bad main"
+expect_line "$T/out" "  ${H[0]:0:12} (\"commit 0: patch level 0\")"
+expect_line "$T/out" "  ${H[19]:0:12} (\"commit 19: patch level 19\")"
+grep -Eq '^ +[0-9]+ +±[ 0-9]+% +\( *[-+][0-9]\.[0-9]%\) +[0-9]+ +±[ 0-9]+% +exec\.ops_per_sec$' "$T/out" ||
+	fail "no unchanged exec.ops_per_sec row in the table: $(cat "$T/out")"
+grep -Eq "^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: 4 and 4 runs, exec\.ops_per_sec .* → not reproducible$" "$T/err" ||
+	fail "no line saying good and bad do not differ after 4 runs each: $(cat "$T/err")"
+grep -q '^bisect: testing' "$T/err" && fail "bisected although good and bad do not differ"
+[ "$(run_counts)" = "$(printf '%s 4\n' "${H[0]}" "${H[19]}" | sort)" ] ||
+	fail "runs stored: $(run_counts), want 4 of good and 4 of bad"
+expect_restored "${H[17]}"
+finish

@@ -1,0 +1,78 @@
+#!/bin/bash
+# An interrupted bisect resumes without measuring again what it measured:
+# SIGINT puts the repository back at once; after SIGKILL, the next bisect
+# resets what the killed one left.  Good, bad and every commit already
+# classified get no new runs.
+source "$TESTLIB"
+source "$SRCDIR/tests/bisect/common.sh"
+
+# wait_for FILE PATTERN: until a line of FILE matches the extended regex.
+wait_for() {
+	local i
+
+	for ((i = 0; i < 600; i++)); do
+		grep -Eq -- "$2" "$1" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# decided_counts FILE: the run counts of good, bad and of the commits FILE
+# says were classified.
+decided_counts() {
+	local c
+
+	for c in "${H[0]}" "${H[19]}" $(sed -n 's/^bisect: testing \([0-9a-f]*\) .*→ \(good\|bad\)$/\1/p' "$1"); do
+		run_counts | grep "^$c"
+	done | sort
+}
+
+make_fixture --slow-at 13
+args=(--repo "$REPO" --build 'cc -O2 -o bench bench.c' --result-root "$RESULTS"
+      --work-dir "$WORK" --good main~19 --bad main --runs 3 --max-runs 6 "$JOB")
+
+# 1. SIGINT after two classified commits.
+"$KDELTA" bisect "${args[@]}" >"$T/out1" 2>"$T/err1" &
+pid=$!
+wait_for "$T/err1" '^bisect: testing .*→ (good|bad)$' &&
+	until [ "$(grep -c '^bisect: testing' "$T/err1")" -ge 2 ]; do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+kill -INT "$pid"
+wait "$pid"
+status=$?
+[ "$status" = 130 ] || fail "after SIGINT: exit status $status, want 130: $(cat "$T/err1")"
+expect_line "$T/err1" "kdelta: bisect stopped by SIGINT; the repository is back where it was, and the runs so far count when bisecting again"
+expect_restored
+decided1=$(decided_counts "$T/err1")
+
+# 2. Resumed, then SIGKILL once it measures something new.
+"$KDELTA" bisect "${args[@]}" >"$T/out2" 2>"$T/err2" &
+pid=$!
+wait_for "$T/err2" '^bisect: testing .*\([1-9][0-9]* new\)' ||
+	fail "the resumed bisect measured nothing new: $(cat "$T/err2")"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+git_dir=$(git -C "$REPO" rev-parse --absolute-git-dir)
+[ -e "$git_dir/KDELTA_BISECT" ] || fail "no bisect marker left by the killed bisect"
+while read -r line; do
+	grep -qxF -- "$line" <(decided_counts "$T/err2") ||
+		fail "measured again after SIGINT: $line became $(run_counts | grep "^${line%% *}")"
+done <<<"$decided1"
+grep -q "(0 new)" "$T/err2" || fail "the resumed bisect reused no stored runs: $(cat "$T/err2")"
+decided2=$(decided_counts "$T/err2")
+
+# 3. The next bisect resets the killed one's and finishes.
+"$KDELTA" bisect "${args[@]}" >"$T/out3" 2>"$T/err3"
+status=$?
+[ "$status" = 0 ] || fail "final bisect: exit status $status, want 0: $(cat "$T/err3")"
+expect_line "$T/err3" "bisect: an interrupted kdelta bisect was left in $REPO; resetting it"
+expect_line "$T/out3" "first bad commit: ${H[13]} (\"commit 13: bench: do 25% more work per operation\")"
+while read -r line; do
+	grep -qxF -- "$line" <(run_counts) ||
+		fail "measured again after SIGKILL: $line became $(run_counts | grep "^${line%% *}")"
+done <<<"$decided2"
+expect_restored
+finish

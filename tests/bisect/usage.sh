@@ -1,0 +1,49 @@
+#!/bin/bash
+# Bad usage and repositories bisect refuses: one clear line each, exit
+# status 2, nothing run, and the repository left as it was.
+source "$TESTLIB"
+source "$SRCDIR/tests/bisect/common.sh"
+
+make_fixture
+B=(--build 'cc -O2 -o bench bench.c' --result-root "$RESULTS" --work-dir "$WORK")
+
+expect_error 2 "kdelta bisect: --repo is required; see 'kdelta bisect --help'" \
+	"$KDELTA" bisect --good main~1 --bad main "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: --build is required; see 'kdelta bisect --help'" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main "$JOB"
+expect_error 2 "kdelta bisect: no job file given; usage: kdelta bisect [options] JOB.yaml" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main "${B[@]}"
+expect_error 2 "kdelta bisect: --runs expects a number of 2 or more, not '1'" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main --runs 1 "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: --max-runs 4 must be at least --runs (5) and at least 3" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main --runs 5 --max-runs 4 "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: unknown option '--god'; see 'kdelta bisect --help'" \
+	"$KDELTA" bisect --repo "$REPO" --god main~1 --bad main "${B[@]}" "$JOB"
+printf 'exec:\n  cmd: [true, false]\n' >"$T/two.yaml"
+expect_error 2 "kdelta bisect: $T/two.yaml holds 2 jobs; bisect runs one (write it out with 'kdelta split -o DIR $T/two.yaml')" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main "${B[@]}" "$T/two.yaml"
+
+expect_error 2 "kdelta bisect: --repo $T/nowhere: no such directory" \
+	"$KDELTA" bisect --repo "$T/nowhere" --good main~1 --bad main "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: --repo $T: not a git repository" \
+	"$KDELTA" bisect --repo "$T" --good main~1 --bad main "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: --good v1.0: no such commit in $REPO" \
+	"$KDELTA" bisect --repo "$REPO" --good v1.0 --bad main "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: --good and --bad are the same commit ${H[19]:0:12}; give an older good one" \
+	"$KDELTA" bisect --repo "$REPO" --good "${H[19]}" --bad main "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: --good main is not an ancestor of --bad main~3; bisect needs a good commit older than the bad one" \
+	"$KDELTA" bisect --repo "$REPO" --good main --bad main~3 "${B[@]}" "$JOB"
+
+echo "/* local change */" >>"$REPO/bench.c"
+expect_error 2 "kdelta bisect: $REPO: the work tree has uncommitted changes; commit or stash them first" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main "${B[@]}" "$JOB"
+git -C "$REPO" checkout -q -- bench.c
+
+git -C "$REPO" bisect start main main~3 >/dev/null 2>&1
+expect_error 2 "kdelta bisect: $REPO: a git bisect is already in progress; finish it or end it with 'git bisect reset'" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main "${B[@]}" "$JOB"
+git -C "$REPO" bisect reset >/dev/null 2>&1
+
+[ ! -e "$RESULTS/bisect-fixture" ] || fail "runs were made: $(run_counts)"
+expect_restored
+finish

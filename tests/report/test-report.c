@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Units of the report: the ASCII plot against a fixed expected picture,
+ * axis ticks, SVG escaping, and the mail writer's headers (neutralised
+ * control characters, RFC 2047 words, transfer encodings).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "kdelta/mail.h"
+#include "kdelta/plot.h"
+#include "kdelta/report.h"
+#include "kdelta/util.h"
+
+static char *testdata_file(const char *name)
+{
+	const char *dir = getenv("TESTDATA");
+	struct strbuf sb = STRBUF_INIT;
+	struct kd_err err;
+	char *path = xasprintf("%s/report/%s", dir ? dir : "testdata", name);
+
+	if (read_file(path, &sb, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	free(path);
+	return strbuf_detach(&sb);
+}
+
+static size_t longest_line(const char *s)
+{
+	size_t longest = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, "\n");
+
+		if (len > longest)
+			longest = len;
+		s += len + (s[len] == '\n');
+	}
+	return longest;
+}
+
+/* Seed 002's aim9 creat-clo samples (ops_per_sec), five runs each. */
+static void test_plot_ascii(void)
+{
+	static const double good[] = { 563556, 561002, 566120, 559870, 564890 };
+	static const double bad[] = { 493033, 470115, 512440, 489900, 498760 };
+	struct plot_series series[] = {
+		{ "bisect-good", good, 5, NULL },
+		{ "bisect-bad", bad, 5, NULL },
+	};
+	struct strbuf out = STRBUF_INIT;
+	char *want = testdata_file("plot-ascii.txt");
+
+	plot_ascii("aim9.creat-clo.ops_per_sec", series, 2, &out);
+	CHECK_STR(out.buf, want);
+	CHECK(longest_line(out.buf) <= PLOT_ASCII_WIDTH);
+	free(want);
+	strbuf_release(&out);
+}
+
+/* One variant, equal samples, a missing one: still a frame and a legend. */
+static void test_plot_ascii_edges(void)
+{
+	static const double flat[] = { 7, 7, 7 };
+	struct plot_series one = { "only", flat, 3, NULL };
+	struct plot_series absent[] = { { "a", flat, 3, NULL },
+					{ "b", NULL, 0, NULL } };
+	struct strbuf out = STRBUF_INIT;
+
+	plot_ascii("flat", &one, 1, &out);
+	CHECK(strstr(out.buf, "\t[*] only sample\n") != NULL);
+	CHECK(strstr(out.buf, "7.0 +") != NULL);
+	CHECK(longest_line(out.buf) <= PLOT_ASCII_WIDTH);
+	strbuf_reset(&out);
+	plot_ascii("absent", absent, 2, &out);
+	CHECK(strstr(out.buf, "\t[O] b sample\n") != NULL);
+	CHECK(strchr(out.buf, 'O') == strstr(out.buf, "O] b"));
+	strbuf_release(&out);
+}
+
+static void test_ticks(void)
+{
+	double t[16];
+	char buf[32];
+	size_t n = plot_ticks(470115, 566120, 5, t, 16);
+
+	CHECK(n == 7);
+	CHECK_NEAR(t[0], 460000, 0);
+	CHECK_NEAR(t[n - 1], 580000, 0);
+	n = plot_ticks(0.0025, 0.0068, 5, t, 16);
+	CHECK_NEAR(t[0], 0.002, 1e-12);
+	plot_tick_label(t, n, 1, buf, sizeof(buf));
+	CHECK_STR(buf, "0.003");
+	CHECK(plot_ticks(1, 1, 5, t, 16) == 0);
+}
+
+static void test_svg(void)
+{
+	static const double a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 };
+	struct plot_series s[] = { { "base<&>", a, 3, NULL },
+				   { "x\"y", b, 3, "+50.0%, significant" } };
+	struct strbuf out = STRBUF_INIT;
+
+	plot_svg("m\x01<t>", "group", s, 2, &out);
+	CHECK(strstr(out.buf, "base&lt;&amp;&gt;") != NULL);
+	CHECK(strstr(out.buf, "x&quot;y") != NULL);
+	CHECK(strstr(out.buf, "m &lt;t&gt;") != NULL);
+	CHECK(strstr(out.buf, "+50.0%, significant") != NULL);
+	CHECK(!strstr(out.buf, "<script"));
+	strbuf_release(&out);
+}
+
+static struct mail sample_mail(void)
+{
+	return (struct mail){
+		.from = "kdelta <r@h>",
+		.to = "a@b.c",
+		.subject = "[kdelta] abc: x",
+		.body = "hello\n",
+		.date = 1796000000,
+		.message_id_host = "h",
+		.unique = 42,
+	};
+}
+
+/* Each line of the message; true when one starts with prefix. */
+static bool has_line(const char *text, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	for (const char *s = text; s; s = strchr(s, '\n'), s = s ? s + 1 : s)
+		if (!strncmp(s, prefix, len))
+			return true;
+	return false;
+}
+
+static void test_mail_headers(void)
+{
+	struct mail m = sample_mail();
+	struct strbuf out = STRBUF_INIT;
+
+	m.subject = "evil\r\nBcc: x@y";
+	m.to = "a@b.c\nBcc: z@y";
+	m.in_reply_to = "id@h>\r\nBcc: w@y";
+	mail_format(&m, &out);
+	CHECK(!has_line(out.buf, "Bcc:"));
+	CHECK(has_line(out.buf, "Subject: evil  Bcc: x@y\n"));
+	CHECK(has_line(out.buf, "In-Reply-To: <id@hBcc:w@y>\n"));
+	CHECK(has_line(out.buf, "Date: Mon, 30 Nov 2026 00:53:20 +0000\n"));
+	CHECK(has_line(out.buf, "Message-ID: <kdelta-1796000000-2a@h>\n"));
+	CHECK(has_line(out.buf, "Content-Transfer-Encoding: 7bit\n"));
+	strbuf_release(&out);
+}
+
+static void test_mail_encoding(void)
+{
+	struct mail m = sample_mail();
+	struct strbuf out = STRBUF_INIT, body = STRBUF_INIT;
+
+	m.subject = "xfs: gr\xc3\xb6\xc3\x9f""ere Schreibvorg\xc3\xa4nge";
+	m.from = "J\xc3\xb6rg Tester <j@t.example>";
+	m.body = "\xc2\xb1 1%\n";
+	mail_format(&m, &out);
+	CHECK(has_line(out.buf, "Subject: =?UTF-8?Q?xfs:_gr=C3=B6=C3=9Fere_Schreibvorg=C3=A4nge?=\n"));
+	CHECK(has_line(out.buf, "From: =?UTF-8?Q?J=C3=B6rg_Tester?=\n <j@t.example>\n"));
+	CHECK(has_line(out.buf, "Content-Transfer-Encoding: 8bit\n"));
+	strbuf_reset(&out);
+	/* A line over 998 octets: quoted-printable, short lines. */
+	strbuf_addchars(&body, 'x', 2000);
+	strbuf_addch(&body, '\n');
+	m.body = body.buf;
+	mail_format(&m, &out);
+	CHECK(has_line(out.buf, "Content-Transfer-Encoding: quoted-printable\n"));
+	CHECK(longest_line(out.buf) <= 78);
+	strbuf_release(&body);
+	strbuf_release(&out);
+}
+
+static void test_change_text(void)
+{
+	struct metric_cell c = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	c.change = -13.64;
+	report_add_change(&sb, &c);
+	CHECK_STR(sb.buf, "-13.6%");
+	strbuf_reset(&sb);
+	c.change_absolute = true;
+	c.change = 2.46;
+	report_add_change(&sb, &c);
+	CHECK_STR(sb.buf, "+2.5 points");
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	test_plot_ascii();
+	test_plot_ascii_edges();
+	test_ticks();
+	test_svg();
+	test_mail_headers();
+	test_mail_encoding();
+	test_change_text();
+	return check_done();
+}
