@@ -1,7 +1,8 @@
 #!/bin/bash
 # The README's main command: installs what is missing, builds kdelta, runs
 # the seed-001 experiment (hole punch after fallocate vs after write, Dave
-# Chinner's comparison on the xfs list) and prints the comparison table.
+# Chinner's comparison on the xfs list, on xfs on a RAM disk), prints the
+# comparison table and explains the verdict on the key metric.
 #
 #   sudo ./scripts/demo.sh [RESULT_ROOT]
 #
@@ -23,5 +24,9 @@ kdelta=./build/kdelta
 echo "== kdelta run jobs/seed-001-punch.yaml --result-root $root"
 "$kdelta" run jobs/seed-001-punch.yaml --result-root "$root"
 echo
-echo "== kdelta compare --axis prefill fallocate write --result-root $root"
+echo "== kdelta compare --axis prefill --result-root $root fallocate write"
 "$kdelta" compare --axis prefill --result-root "$root" fallocate write
+echo
+echo "== kdelta compare --axis prefill --result-root $root fallocate write --explain punch.usecs_per_punch"
+"$kdelta" compare --axis prefill --result-root "$root" fallocate write \
+	--explain punch.usecs_per_punch

@@ -12,20 +12,16 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "kdelta/bisect.h"
 #include "kdelta/compare.h"
+#include "kdelta/git.h"
 #include "kdelta/machine.h"
 #include "kdelta/matrix.h"
 #include "kdelta/proc.h"
@@ -175,158 +171,10 @@ struct bisect {
 	bool marked;		/* the marker is written: restore on the way out */
 };
 
-/* Reads what fd has into out; false at its end (or on an error). */
-static bool read_fd(int fd, struct strbuf *out)
-{
-	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	if (n > 0)
-		strbuf_add(out, buf, (size_t)n);
-	return n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN));
-}
-
-/* Collects a child's stdout and stderr until both are closed. */
-static void collect(int out_fd, int err_fd, struct strbuf *out,
-		    struct strbuf *errout)
-{
-	struct pollfd pfd[2] = { { .fd = out_fd, .events = POLLIN },
-				 { .fd = err_fd, .events = POLLIN } };
-	struct strbuf *sink[2] = { out, errout };
-
-	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (int i = 0; i < 2; i++) {
-			if (pfd[i].fd >= 0 && pfd[i].revents &&
-			    !read_fd(pfd[i].fd, sink[i]))
-				pfd[i].fd = -1;	/* the caller closes it */
-		}
-	}
-}
-
-/* In the child: becomes "git -C repo args..." (kdelta's args are few). */
-static _Noreturn void git_child(const char *repo, const char *const *args,
-				int out_fd, int err_fd)
-{
-	const char *argv[16] = { "git", "-C", repo };
-	size_t n = 3;
-	sigset_t none;
-
-	/* Ctrl-C reaches kdelta only, which lets git finish, then resets. */
-	setpgid(0, 0);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	dup2(out_fd, STDOUT_FILENO);
-	dup2(err_fd, STDERR_FILENO);
-	/* Messages are parsed: untranslated. */
-	setenv("LC_ALL", "C", 1);
-	unsetenv("LANGUAGE");
-	execvp("git", (char *const *)argv);
-	fprintf(stderr, "cannot run git: %s\n", strerror(errno));
-	_exit(127);
-}
-
-/*
- * Runs "git -C repo args..." and returns its exit status; stdout and
- * stderr are collected into out and errout (either may be NULL).
- */
-static int git_run(struct bisect *b, struct strbuf *out, struct strbuf *errout,
-		   const char *const *args, struct kd_err *err)
-{
-	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
-	int outp[2], errp[2], status;
-	pid_t pid;
-
-	if (pipe2(outp, O_CLOEXEC) < 0)
-		return kd_error(err, "cannot create a pipe: %s", strerror(errno));
-	if (pipe2(errp, O_CLOEXEC) < 0) {
-		close(outp[0]);
-		close(outp[1]);
-		return kd_error(err, "cannot create a pipe: %s", strerror(errno));
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		git_child(b->o->repo, args, outp[1], errp[1]);
-	close(outp[1]);
-	close(errp[1]);
-	if (pid > 0)
-		collect(outp[0], errp[0], &o, &e);
-	close(outp[0]);
-	close(errp[0]);
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (pid < 0) {
-		strbuf_release(&o);
-		strbuf_release(&e);
-		return kd_error(err, "cannot fork: %s", strerror(errno));
-	}
-	if (out)
-		strbuf_add(out, o.buf, o.len);
-	if (errout)
-		strbuf_add(errout, e.buf, e.len);
-	strbuf_release(&o);
-	strbuf_release(&e);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* "git <what>: <the last lines git printed>", for a failed git command. */
-static int git_failed(struct kd_err *err, const char *repo, const char *what,
-		      const struct strbuf *out, const struct strbuf *errout)
-{
-	struct strbuf tail = STRBUF_INIT;
-	const struct strbuf *said = errout->len ? errout : out;
-
-	text_tail_lines(said->buf, said->len, 2, 300, &tail);
-	kd_error(err, "%s: git %s failed%s%s", repo, what, tail.len ? ": " : "",
-		 tail.buf);
-	strbuf_release(&tail);
-	return -1;
-}
-
-/* Runs git and fails unless it exits 0; its stdout, trimmed, into out. */
-static int git_ok(struct bisect *b, struct strbuf *out, const char *what,
-		  const char *const *args, struct kd_err *err)
-{
-	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
-	int status = git_run(b, &o, &e, args, err);
-
-	if (status > 0)
-		git_failed(err, b->o->repo, what, &o, &e);
-	else if (status == 0 && out) {
-		strbuf_rtrim(&o);
-		strbuf_add(out, o.buf, o.len);
-	}
-	strbuf_release(&o);
-	strbuf_release(&e);
-	return status ? -1 : 0;
-}
-
-/* The one line git prints for args, or NULL when it fails. */
-static char *git_line(struct bisect *b, const char *const *args)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct kd_err err;
-
-	if (git_run(b, &out, NULL, args, &err) != 0 || !out.len) {
-		strbuf_release(&out);
-		return NULL;
-	}
-	strbuf_rtrim(&out);
-	return strbuf_detach(&out);
-}
-
 static char *commit_subject(struct bisect *b, const char *hash)
 {
 	const char *args[] = { "log", "-1", "--format=%s", hash, "--", NULL };
-	char *subject = git_line(b, args);
+	char *subject = git_line(b->o->repo, args);
 
 	return subject ? subject : xstrdup("");
 }
@@ -348,7 +196,7 @@ static int checkout(struct bisect *b, const char *what, struct kd_err *err)
 			       branch ? "--" : what, branch ? NULL : "--",
 			       NULL };
 
-	return git_ok(b, NULL, "checkout", args, err);
+	return git_ok(b->o->repo, "checkout", args, NULL, err);
 }
 
 /*
@@ -362,7 +210,7 @@ static int restore(struct bisect *b, const char *orig, struct kd_err *err)
 	int ret = 0;
 
 	if (is_file(b, "BISECT_START"))
-		ret = git_ok(b, NULL, "bisect reset", reset, err);
+		ret = git_ok(b->o->repo, "bisect reset", reset, NULL, err);
 	if (!ret)
 		ret = checkout(b, orig, err);
 	if (!ret && unlink(marker) < 0 && errno != ENOENT)
@@ -386,11 +234,11 @@ static int recover(struct bisect *b, struct kd_err *err, bool *usage)
 	if (path_exists(marker)) {
 		if (read_file(marker, &text, err) < 0) {
 			ret = -1;
-		} else if (!(head = strstr(text.buf, "head ")) || !head[5]) {
+		} else if (!(head = strstr(text.buf, "\nhead ")) || !head[6]) {
 			ret = kd_error(err, "%s: not written by kdelta bisect; remove it", marker);
 		} else {
 			strbuf_rtrim(&text);
-			head += 5;
+			head += 6;
 			fprintf(b->o->log, "bisect: an interrupted kdelta bisect was left in %s; resetting it\n",
 				b->o->repo);
 			ret = restore(b, head, err);
@@ -412,7 +260,7 @@ static int resolve(struct bisect *b, const char *option, const char *rev,
 	char *spec = xasprintf("%s^{commit}", rev);
 	const char *args[] = { "rev-parse", "--verify", "--quiet", spec, NULL };
 
-	*out = *rev == '-' ? NULL : git_line(b, args);
+	*out = *rev == '-' ? NULL : git_line(b->o->repo, args);
 	free(spec);
 	if (!*out)
 		return kd_error(err, "%s %s: no such commit in %s", option, rev,
@@ -429,7 +277,7 @@ static int check_revisions(struct bisect *b, struct kd_err *err)
 	if (!strcmp(b->good, b->bad))
 		return kd_error(err, "--good and --bad are the same commit " SHORT "; give an older good one",
 				b->good);
-	status = git_run(b, NULL, NULL, ancestor, err);
+	status = git_run(b->o->repo, ancestor, NULL, NULL, err);
 	if (status < 0)
 		return -1;
 	if (status)
@@ -443,7 +291,7 @@ static int check_clean(struct bisect *b, struct kd_err *err)
 	const char *status[] = { "status", "--porcelain", "--untracked-files=no",
 				 NULL };
 	struct strbuf out = STRBUF_INIT;
-	int ret = git_ok(b, &out, "status", status, err);
+	int ret = git_ok(b->o->repo, "status", status, &out, err);
 
 	if (!ret && out.len)
 		ret = kd_error(err, "%s: the work tree has uncommitted changes; commit or stash them first",
@@ -458,13 +306,13 @@ static int remember_head(struct bisect *b, struct kd_err *err)
 	const char *symbolic[] = { "symbolic-ref", "-q", "HEAD", NULL };
 	const char *hash[] = { "rev-parse", "--verify", "HEAD", NULL };
 
-	b->orig_head = git_line(b, symbolic);
+	b->orig_head = git_line(b->o->repo, symbolic);
 	if (b->orig_head && strncmp(b->orig_head, "refs/heads/", 11)) {
 		free(b->orig_head);
 		b->orig_head = NULL;
 	}
 	if (!b->orig_head)
-		b->orig_head = git_line(b, hash);
+		b->orig_head = git_line(b->o->repo, hash);
 	if (!b->orig_head)
 		return kd_error(err, "%s: HEAD names no commit", b->o->repo);
 	return 0;
@@ -487,13 +335,22 @@ static int write_marker(struct bisect *b, struct kd_err *err)
 static int prepare_repo(struct bisect *b, bool *usage, struct kd_err *err)
 {
 	const char *git_dir[] = { "rev-parse", "--absolute-git-dir", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int status;
 
 	*usage = true;
 	if (!is_directory(b->o->repo))
 		return kd_error(err, "--repo %s: no such directory", b->o->repo);
-	b->git_dir = git_line(b, git_dir);
-	if (!b->git_dir)
-		return kd_error(err, "--repo %s: not a git repository", b->o->repo);
+	status = git_run(b->o->repo, git_dir, &out, NULL, err);
+	strbuf_rtrim(&out);
+	b->git_dir = strbuf_detach(&out);
+	if (status < 0 || status == 127) {
+		*usage = false;
+		return status < 0 ? -1 : kd_error(err, "cannot run git; install it (apt-get install git)");
+	}
+	if (status)
+		return kd_error(err, "--repo %s: not a git repository",
+				b->o->repo);
 	*usage = false;
 	if (recover(b, err, usage) < 0)
 		return -1;
@@ -1037,59 +894,133 @@ static const char *const class_names[] = {
 	[BISECT_BAD] = "bad",
 };
 
+/* The variance of a sample's mean, divided by scale. */
+static double mean_variance(const struct samples *x, double scale)
+{
+	struct sample_summary sum;
+
+	summarize(x->x, x->n, &sum);
+	return sum.stddev * sum.stddev / (x->n * scale);
+}
+
 /*
- * Step 2, one commit: adds runs until it is classified (from --runs runs
- * on), or --max-runs is reached, or it cannot be built or run: skip.
+ * Where one more run helps a classification most: the commit until it has
+ * --runs runs, then whichever of the commit, good and bad contributes most
+ * to the standard error of bisect_classify()'s test (good's and bad's
+ * means count a quarter each: the midpoint is their average), among those
+ * below --max-runs.  Good and bad are measured once and for all at first;
+ * a noisy run among them would otherwise leave every commit undecided.
+ * NULL: nothing can be added.
  */
-static int test_commit(struct bisect *b, const struct samples *g,
-		       const struct samples *s, const char *hash,
-		       enum bisect_class *verdict, struct strbuf *line,
-		       struct kd_err *err)
+static const char *next_run(struct bisect *b, const struct samples *g,
+			    const struct samples *s, const struct samples *x,
+			    const char *hash)
+{
+	const struct samples *which[] = { x, g, s };
+	const char *hashes[] = { hash, b->good, b->bad };
+	const double scale[] = { 1, 4, 4 };
+	const char *best = NULL;
+	double most = -1;
+
+	if (x->n < b->o->runs)
+		return x->runs < b->o->max_runs ? hash : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(which); i++) {
+		double v = mean_variance(which[i], scale[i]);
+
+		if (which[i]->runs < b->o->max_runs && v > most) {
+			most = v;
+			best = hashes[i];
+		}
+	}
+	return best;
+}
+
+/* One more run of good or bad, for a classification. */
+static int run_end(struct bisect *b, const char *hash, struct samples *end,
+		   size_t *added, struct kd_err *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	enum run_outcome outcome;
+	int ret = run_once(b, hash, &outcome, &why, err);
+
+	if (!ret && outcome != RUN_OK && outcome != RUN_STOPPED)
+		ret = end_failed(hash == b->good ? "good" : "bad", hash,
+				 outcome, &why, err);
+	strbuf_release(&why);
+	if (ret < 0)
+		return -1;
+	*added += outcome == RUN_OK;
+	if (outcome == RUN_STOPPED)
+		return 0;
+	samples_release(end);
+	return load_samples(b, hash, end, err);
+}
+
+/* "3 runs (3 new), exec.ops_per_sec 292261, 1 more of good". */
+static void describe_runs(struct bisect *b, const struct samples *x,
+			  size_t stored, const size_t *more,
+			  const struct strbuf *why, struct strbuf *line)
+{
+	strbuf_addf(line, "%zu runs (%zu new), %s %.6g", x->runs,
+		    x->runs - stored, b->metric, samples_mean(x));
+	if (more[0])
+		strbuf_addf(line, ", %zu more of good", more[0]);
+	if (more[1])
+		strbuf_addf(line, ", %zu more of bad", more[1]);
+	if (why->len)
+		strbuf_addf(line, ", %s", why->buf);
+}
+
+/*
+ * Step 2, one commit: adds runs (see next_run()) until it is classified,
+ * from --runs runs on; undecided when nothing can be added any more, or
+ * when it cannot be built or run: skip.
+ */
+static int test_commit(struct bisect *b, struct samples *g, struct samples *s,
+		       const char *hash, enum bisect_class *verdict,
+		       struct strbuf *line, struct kd_err *err)
 {
 	struct bisect_classification c = { .verdict = BISECT_UNDECIDED,
 					   .p = 1 };
 	struct strbuf why = STRBUF_INIT;
 	enum run_outcome outcome = RUN_OK;
+	size_t stored, more[2] = { 0, 0 };
 	struct samples x;
-	size_t stored;
+	const char *next;
+	int ret = load_samples(b, hash, &x, err);
 
-	if (load_samples(b, hash, &x, err) < 0)
-		return -1;
 	stored = x.runs;
-	for (;;) {
+	while (!ret && outcome == RUN_OK && !stopped(b)) {
 		if (x.n >= b->o->runs) {
 			bisect_classify(g->x, g->n, s->x, s->n, x.x, x.n, &c);
 			if (c.verdict != BISECT_UNDECIDED)
 				break;
 		}
-		if (x.runs >= b->o->max_runs) {
-			strbuf_addf(&why, "undecided after %zu runs (p = %.2g)",
-				    x.runs, c.p);
+		next = next_run(b, g, s, &x, hash);
+		if (!next) {
+			strbuf_addf(&why, "undecided (p = %.2g)", c.p);
 			break;
+		}
+		if (next != hash) {
+			ret = run_end(b, next, next == b->good ? g : s,
+				      &more[next != b->good], err);
+			continue;
 		}
 		samples_release(&x);
-		if (run_once(b, hash, &outcome, &why, err) < 0 ||
-		    load_samples(b, hash, &x, err) < 0) {
-			strbuf_release(&why);
-			return -1;
-		}
-		if (outcome != RUN_OK)
-			break;
+		ret = run_once(b, hash, &outcome, &why, err);
+		if (!ret)
+			ret = load_samples(b, hash, &x, err);
 	}
 	*verdict = c.verdict;
-	if (outcome == RUN_BUILD_FAILED)
+	if (!ret && outcome == RUN_BUILD_FAILED)
 		strbuf_addf(line, "build failed (%s)", why.buf);
-	else if (outcome == RUN_FAILED)
+	else if (!ret && outcome == RUN_FAILED)
 		strbuf_addf(line, "%s", why.buf);
-	else if (outcome == RUN_OK)
-		strbuf_addf(line, "%zu runs (%zu new), %s %.6g%s%s", x.runs,
-			    x.runs - stored, b->metric, samples_mean(&x),
-			    why.len ? ", " : "", why.buf);
+	else if (!ret)
+		describe_runs(b, &x, stored, more, &why, line);
 	samples_release(&x);
 	strbuf_release(&why);
-	if (outcome == RUN_STOPPED)
-		stopped(b);
-	return 0;
+	return ret;
 }
 
 /* Runs "git bisect <args>" and parses what it says. */
@@ -1097,14 +1028,17 @@ static int git_bisect(struct bisect *b, const char *const *args,
 		      struct git_bisect_step *step, struct kd_err *err)
 {
 	struct strbuf out = STRBUF_INIT, errout = STRBUF_INIT;
-	int status = git_run(b, &out, &errout, args, err);
+	int status = git_run(b->o->repo, args, &out, &errout, err);
 	int ret = status < 0 ? -1 : 0;
 
-	memset(step, 0, sizeof(*step));
-
 	/* Exit status 2 comes with "only 'skip'ped commits left". */
-	if (!ret && git_bisect_parse(out.buf, step, err) < 0)
-		ret = git_failed(err, b->o->repo, args[1], &out, &errout);
+	memset(step, 0, sizeof(*step));
+	if (!ret && git_bisect_parse(out.buf, step, err) < 0) {
+		char *what = xasprintf("bisect %s", args[1]);
+
+		ret = git_error(err, b->o->repo, what, &out, &errout);
+		free(what);
+	}
 	strbuf_release(&out);
 	strbuf_release(&errout);
 	return ret;
@@ -1134,8 +1068,8 @@ static void print_testing(struct bisect *b, const struct git_bisect_step *step,
 }
 
 /* Step 2: git bisect start, then good/bad/skip until git is done. */
-static int bisect_steps(struct bisect *b, const struct samples *g,
-			const struct samples *s, struct git_bisect_step *step,
+static int bisect_steps(struct bisect *b, struct samples *g,
+			struct samples *s, struct git_bisect_step *step,
 			struct kd_err *err)
 {
 	const char *start[] = { "bisect", "start", b->bad, b->good, "--", NULL };
@@ -1169,7 +1103,7 @@ static int choose_base(struct bisect *b, struct kd_err *err)
 {
 	char *spec = xasprintf("%s^", b->res->first_bad);
 	const char *args[] = { "rev-parse", "--verify", "--quiet", spec, NULL };
-	char *parent = git_line(b, args);
+	char *parent = git_line(b->o->repo, args);
 	struct strbuf why = STRBUF_INIT;
 	enum run_outcome outcome = RUN_OK;
 	struct samples x = { 0 };
@@ -1213,17 +1147,22 @@ static int finish(struct bisect *b, const struct git_bisect_step *step,
 
 	if (step->state == GIT_BISECT_ONLY_SKIPPED) {
 		b->res->end = BISECT_RANGE;
-		b->res->candidates = xcalloc(step->n_candidates,
-					     sizeof(*b->res->candidates));
-		for (size_t i = 0; i < step->n_candidates; i++)
+		size_t n = step->n_candidates;
+
+		b->res->candidates = xcalloc(n, sizeof(char *));
+		b->res->candidate_subjects = xcalloc(n, sizeof(char *));
+		for (size_t i = 0; i < n; i++) {
 			b->res->candidates[i] = xstrdup(step->candidates[i]);
-		b->res->n_candidates = step->n_candidates;
+			b->res->candidate_subjects[i] =
+				commit_subject(b, step->candidates[i]);
+		}
+		b->res->n_candidates = n;
 	} else {
 		b->res->end = BISECT_FOUND;
 		b->res->first_bad = xstrdup(step->commit);
 		b->res->subject = commit_subject(b, step->commit);
 	}
-	if (git_ok(b, &b->res->log, "bisect log", log, err) < 0)
+	if (git_ok(b->o->repo, "bisect log", log, &b->res->log, err) < 0)
 		return -1;
 	strbuf_addch(&b->res->log, '\n');
 	if (b->res->end != BISECT_FOUND)
@@ -1332,10 +1271,32 @@ void bisect_result_release(struct bisect_result *res)
 	free(res->first_bad);
 	free(res->subject);
 	free(res->base);
-	for (size_t i = 0; i < res->n_candidates; i++)
+	for (size_t i = 0; i < res->n_candidates; i++) {
 		free(res->candidates[i]);
+		free(res->candidate_subjects[i]);
+	}
 	free(res->candidates);
+	free(res->candidate_subjects);
 	comparison_release(&res->cmp);
 	strbuf_release(&res->log);
 	memset(res, 0, sizeof(*res));
+}
+
+void bisect_keep_result(struct comparison *cmp, const char *metric)
+{
+	size_t kept = 0;
+
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		struct metric_row *row = &cmp->rows[r];
+
+		if (row->key && strcmp(row->name, metric)) {
+			for (size_t v = 0; v < cmp->nvariants; v++)
+				free(row->cells[v].samples);
+			free(row->cells);
+			free(row->name);
+			continue;
+		}
+		cmp->rows[kept++] = *row;
+	}
+	cmp->nrows = kept;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,7 +235,8 @@ static void print_range(const struct bisect_result *r)
 	printf("first bad commit: one of these %zu, which could not all be tested:\n",
 	       r->n_candidates);
 	for (size_t i = 0; i < r->n_candidates; i++)
-		printf("  %s\n", r->candidates[i]);
+		printf("  %s (\"%s\")\n", r->candidates[i],
+		       r->candidate_subjects[i]);
 	printf("metric: %s\n\n", r->metric);
 }
 
@@ -251,8 +253,8 @@ static void print_not_reproducible(const struct bisect_opts *o,
 }
 
 /* The robot's mail about base against the first bad commit. */
-static int write_report(const struct bisect_args *a,
-			const struct bisect_result *r, struct kd_err *err)
+static int write_report(const struct bisect_args *a, struct bisect_result *r,
+			struct kd_err *err)
 {
 	static const char *const labels[] = { "bisect-good", "bisect-bad" };
 	const struct comparison *cmps[] = { &r->cmp };
@@ -261,7 +263,10 @@ static int write_report(const struct bisect_args *a,
 		.job_file = a->o.job->source, .always = true,
 	};
 	struct strbuf mail = STRBUF_INIT;
-	int ret = report_write(&ro, cmps, 1, &mail, err);
+	int ret;
+
+	bisect_keep_result(&r->cmp, r->metric);
+	ret = report_write(&ro, cmps, 1, &mail, err);
 
 	if (ret >= 0 && !strcmp(a->report, "-"))
 		fwrite(mail.buf, 1, mail.len, stdout);
@@ -272,8 +277,7 @@ static int write_report(const struct bisect_args *a,
 }
 
 /* Prints what the bisection found; returns the exit status. */
-static int print_result(const struct bisect_args *a,
-			const struct bisect_result *r)
+static int print_result(const struct bisect_args *a, struct bisect_result *r)
 {
 	struct kd_err err;
 

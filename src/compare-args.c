@@ -281,6 +281,11 @@ static int comparison_set_params(struct comparison *cmp,
 		}
 		cmp->params[cmp->nparams++] = p.items[i];
 	}
+	/* Across an axis, each commit is a group of its own: say which. */
+	if (axis)
+		cmp->params[cmp->nparams++] = (struct param){
+			.key = xstrdup("commit"), .value = xstrdup(base->label)
+		};
 	p.n = 0;
 	cmp->testcase = p.testcase ? p.testcase
 		: depth > 1 ? path_component(base->rel, 0) : NULL;

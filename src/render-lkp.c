@@ -47,11 +47,15 @@ static void add_params(struct strbuf *out, const struct comparison *cmp)
 		all[n++] = (struct param){ "host", cmp->host };
 	qsort(all, n, sizeof(*all), compare_params);
 	if (n) {
-		for (size_t i = 0; i < n; i++)
-			strbuf_addf(out, "%s%s", i ? "/" : "", all[i].key);
+		for (size_t i = 0; i < n; i++) {
+			strbuf_addstr(out, i ? "/" : "");
+			add_printable(out, all[i].key);
+		}
 		strbuf_addstr(out, ":\n  ");
-		for (size_t i = 0; i < n; i++)
-			strbuf_addf(out, "%s%s", i ? "/" : "", all[i].value);
+		for (size_t i = 0; i < n; i++) {
+			strbuf_addstr(out, i ? "/" : "");
+			add_printable(out, all[i].value);
+		}
 		strbuf_addstr(out, "\n\n");
 	}
 	free(all);
@@ -64,21 +68,28 @@ static bool is_commit_id(const char *s)
 	return n >= SHORT_COMMIT && !s[n];
 }
 
-/* "commit: " (or the --axis key) and one line per variant. */
+/*
+ * "commit: " (or the --axis key) and one line per variant: the label, and
+ * the subject in quotes after a commit id cut to 12 digits.
+ */
 static void add_variants(struct strbuf *out, const struct comparison *cmp)
 {
-	strbuf_addf(out, "%s: \n", cmp->axis ? cmp->axis : "commit");
+	add_printable(out, cmp->axis ? cmp->axis : "commit");
+	strbuf_addstr(out, ": \n");
 	for (size_t i = 0; i < cmp->nvariants; i++) {
 		const struct variant *v = &cmp->variants[i];
 
-		if (!v->subject)
-			strbuf_addf(out, "  %s\n", v->label);
-		else if (is_commit_id(v->label))
-			strbuf_addf(out, "  %.*s (\"%s\")\n", SHORT_COMMIT,
-				    v->label, v->subject);
+		strbuf_addstr(out, "  ");
+		if (v->subject && is_commit_id(v->label))
+			strbuf_add(out, v->label, SHORT_COMMIT);
 		else
-			strbuf_addf(out, "  %s (\"%s\")\n", v->label,
-				    v->subject);
+			add_printable(out, v->label);
+		if (v->subject) {
+			strbuf_addstr(out, " (\"");
+			add_printable(out, v->subject);
+			strbuf_addstr(out, "\")");
+		}
+		strbuf_addch(out, '\n');
 	}
 	strbuf_addch(out, '\n');
 }
@@ -87,14 +98,17 @@ static void add_variants(struct strbuf *out, const struct comparison *cmp)
 static void add_column_labels(struct strbuf *out,
 			      const struct comparison *cmp)
 {
+	struct strbuf label = STRBUF_INIT;
+
 	for (size_t i = 0; i < cmp->nvariants; i++) {
 		size_t width = i ? LKP_LABEL_WIDTH : LKP_BASE_LABEL_WIDTH;
-		char *label = xstrndup(cmp->variants[i].label, width);
 
-		add_right(out, label, width);
+		strbuf_reset(&label);
+		add_printable_cut(&label, cmp->variants[i].label, width);
+		add_right(out, label.buf, width);
 		strbuf_addch(out, ' ');
-		free(label);
 	}
+	strbuf_release(&label);
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < cmp->nvariants; i++) {
 		strbuf_addchars(out, '-',
@@ -144,6 +158,15 @@ static void add_failure_row(struct strbuf *out, const struct comparison *cmp,
 	strbuf_addf(out, "  %s\n", name);
 }
 
+static const char *const failure_header_base[2] = {
+	"       fail:runs",
+	"           |    ",
+};
+static const char *const failure_header_later[2] = {
+	"  %reproduction    fail:runs",
+	"         |             |    ",
+};
+
 static void add_failure_table(struct strbuf *out, const struct comparison *cmp)
 {
 	size_t n = cmp->nvariants;
@@ -157,15 +180,9 @@ static void add_failure_table(struct strbuf *out, const struct comparison *cmp)
 		any_failed |= failed[i] != 0;
 		any_incomplete |= incomplete[i] != 0;
 	}
-	if (any_failed || any_incomplete) {
-		strbuf_addstr(out, "       fail:runs");
-		for (size_t i = 1; i < n; i++)
-			strbuf_addstr(out, "  %reproduction    fail:runs");
-		strbuf_addstr(out, "\n           |    ");
-		for (size_t i = 1; i < n; i++)
-			strbuf_addstr(out, "         |             |    ");
-		strbuf_addch(out, '\n');
-	}
+	if (any_failed || any_incomplete)
+		lkp_add_column_header(out, n, failure_header_base,
+				      failure_header_later);
 	if (any_failed)
 		add_failure_row(out, cmp, failed, "runs.failed");
 	if (any_incomplete)

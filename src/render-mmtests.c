@@ -125,14 +125,17 @@ static void add_label_line(struct strbuf *out, const struct comparison *cmp,
 			   size_t indent, size_t from, size_t len)
 {
 	strbuf_addchars(out, ' ', indent);
-	for (size_t v = 0; v < cmp->nvariants; v++) {
-		char *label = xstrndup(cmp->variants[v].label + from, len);
+	struct strbuf label = STRBUF_INIT;
 
-		if (strlen(label) > COLUMN_WIDTH - 1)
-			label[COLUMN_WIDTH - 1] = '\0';
-		add_right(out, label, COLUMN_WIDTH);
-		free(label);
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		char *part = xstrndup(cmp->variants[v].label + from, len);
+
+		strbuf_reset(&label);
+		add_printable_cut(&label, part, COLUMN_WIDTH - 1);
+		add_right(out, label.buf, COLUMN_WIDTH);
+		free(part);
 	}
+	strbuf_release(&label);
 	strbuf_addch(out, '\n');
 }
 
@@ -154,10 +157,11 @@ void render_mmtests(const struct comparison *cmp,
 
 	for (size_t r = 0; r < cmp->nrows; r++)
 		if (row_shown(cmp, &cmp->rows[r], opt) &&
-		    strlen(cmp->rows[r].name) > name_width)
-			name_width = strlen(cmp->rows[r].name);
+		    printable_width(cmp->rows[r].name) > name_width)
+			name_width = printable_width(cmp->rows[r].name);
 	name_width++;
-	strbuf_addf(out, "%s\n", group);
+	add_printable(out, group);
+	strbuf_addch(out, '\n');
 	add_header(out, cmp, OP_WIDTH + name_width);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct metric_row *row = &cmp->rows[r];

@@ -16,20 +16,69 @@
 /* COMPACT: from this increase on, the absolute difference is shown. */
 #define COMPACT_ABSOLUTE_FROM 500.0
 
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+size_t printable_width(const char *s)
+{
+	size_t len = 0;
+
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (!is_control(c))
+			len += 1;
+		else if (c == '\t' || c == '\n' || c == '\r')
+			len += 2;
+		else
+			len += 4;
+	}
+	return len;
+}
+
+void add_printable(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (!is_control(c))
+			strbuf_addch(out, c);
+		else if (c == '\t')
+			strbuf_addstr(out, "\\t");
+		else if (c == '\n')
+			strbuf_addstr(out, "\\n");
+		else if (c == '\r')
+			strbuf_addstr(out, "\\r");
+		else
+			strbuf_addf(out, "\\x%02x", c);
+	}
+}
+
+void add_printable_cut(struct strbuf *out, const char *s, size_t width)
+{
+	size_t start = out->len;
+
+	add_printable(out, s);
+	if (out->len - start > width)
+		strbuf_setlen(out, start + width);
+}
+
 void add_right(struct strbuf *out, const char *text, size_t width)
 {
-	size_t len = strlen(text);
+	size_t len = printable_width(text);
 
 	if (len < width)
 		strbuf_addchars(out, ' ', width - len);
-	strbuf_addstr(out, text);
+	add_printable(out, text);
 }
 
 void add_left(struct strbuf *out, const char *text, size_t width)
 {
-	size_t len = strlen(text);
+	size_t len = printable_width(text);
 
-	strbuf_addstr(out, text);
+	add_printable(out, text);
 	if (len < width)
 		strbuf_addchars(out, ' ', width - len);
 }
@@ -168,18 +217,35 @@ void lkp_add_row(struct strbuf *out, const struct metric_cell *cells,
 					  mode);
 		add_value_columns(out, &cells[i], style);
 	}
-	strbuf_addf(out, "  %s\n", name);
+	strbuf_addstr(out, "  ");
+	add_printable(out, name);
+	strbuf_addch(out, '\n');
+}
+
+void lkp_add_column_header(struct strbuf *out, size_t nvariants,
+			   const char *const base[2],
+			   const char *const later[2])
+{
+	for (size_t line = 0; line < 2; line++) {
+		strbuf_addstr(out, base[line]);
+		for (size_t i = 1; i < nvariants; i++)
+			strbuf_addstr(out, later[line]);
+		strbuf_addch(out, '\n');
+	}
 }
 
 void lkp_add_perf_header(struct strbuf *out, size_t nvariants)
 {
-	strbuf_addstr(out, "         %stddev");
-	for (size_t i = 1; i < nvariants; i++)
-		strbuf_addstr(out, "     %change         %stddev");
-	strbuf_addstr(out, "\n             \\  ");
-	for (size_t i = 1; i < nvariants; i++)
-		strbuf_addstr(out, "        |                \\  ");
-	strbuf_addch(out, '\n');
+	static const char *const base[2] = {
+		"         %stddev",
+		"             \\  ",
+	};
+	static const char *const later[2] = {
+		"     %change         %stddev",
+		"        |                \\  ",
+	};
+
+	lkp_add_column_header(out, nvariants, base, later);
 }
 
 char *comparison_group_name(const struct comparison *cmp)

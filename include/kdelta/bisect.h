@@ -108,7 +108,8 @@ struct bisect_result {
 				 * last good commit when the parent could not
 				 * be measured */
 	bool base_is_parent;
-	char **candidates;	/* BISECT_RANGE */
+	char **candidates;	/* BISECT_RANGE, with their subjects */
+	char **candidate_subjects;
 	size_t n_candidates;
 	/*
 	 * Decided as kdelta compare decides: base against first_bad
@@ -132,5 +133,12 @@ struct bisect_result {
 int bisect_run(const struct bisect_opts *opts, struct bisect_result *res,
 	       bool *usage, struct kd_err *err);
 void bisect_result_release(struct bisect_result *res);
+
+/*
+ * Drops the workload results other than metric from a decided comparison,
+ * so that the robot's mail (report_write(), which picks the largest change)
+ * is about the bisected metric.
+ */
+void bisect_keep_result(struct comparison *cmp, const char *metric);
 
 #endif

@@ -59,12 +59,37 @@ void lkp_add_row(struct strbuf *out, const struct metric_cell *cells,
 		 size_t nvariants, const char *name, enum lkp_style style,
 		 enum lkp_change_mode mode);
 
+/*
+ * Two header lines over the columns: base[line] over the base variant,
+ * then later[line] over each later one.
+ */
+void lkp_add_column_header(struct strbuf *out, size_t nvariants,
+			   const char *const base[2],
+			   const char *const later[2]);
 /* The two header lines: "%stddev %change %stddev ..." and "\ | \ ...". */
 void lkp_add_perf_header(struct strbuf *out, size_t nvariants);
 
-/* Appends text right-aligned in width columns (text is ASCII). */
+/*
+ * Appends s with its control characters written as C escapes ("\r", "\n",
+ * "\t", "\x1b"): a string read from a file (a parameter, label, subject,
+ * metric or group name) must neither break a table's lines nor put a line
+ * of its own into a mail.  Every string of the text renderers that came
+ * from a file goes through here, or through add_right()/add_left() or
+ * lkp_add_row()'s name, which call it.  JSON and CSV keep the string as it
+ * is: their own quoting carries it intact.
+ */
+void add_printable(struct strbuf *out, const char *s);
+/* How many characters add_printable() appends for s. */
+size_t printable_width(const char *s);
+/* add_printable(), cut to its first width characters. */
+void add_printable_cut(struct strbuf *out, const char *s, size_t width);
+
+/*
+ * Appends text, made printable, right-aligned in width columns (text is
+ * ASCII, or counts its UTF-8 bytes as columns).
+ */
 void add_right(struct strbuf *out, const char *text, size_t width);
-/* Appends text left-aligned in width columns. */
+/* Appends text, made printable, left-aligned in width columns. */
 void add_left(struct strbuf *out, const char *text, size_t width);
 
 /*

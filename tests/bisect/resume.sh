@@ -1,8 +1,8 @@
 #!/bin/bash
 # An interrupted bisect resumes without measuring again what it measured:
 # SIGINT puts the repository back at once; after SIGKILL, the next bisect
-# resets what the killed one left.  Good, bad and every commit already
-# classified get no new runs.
+# resets what the killed one left.  Every commit already classified gets
+# no new runs, and good and bad are not measured again to show they differ.
 source "$TESTLIB"
 source "$SRCDIR/tests/bisect/common.sh"
 
@@ -18,14 +18,19 @@ wait_for() {
 	return 1
 }
 
-# decided_counts FILE: the run counts of good, bad and of the commits FILE
-# says were classified.
+# decided_counts FILE: the run counts of the commits FILE says were
+# classified.  (Good and bad may get more runs when a commit needs them.)
 decided_counts() {
 	local c
 
-	for c in "${H[0]}" "${H[19]}" $(sed -n 's/^bisect: testing \([0-9a-f]*\) .*→ \(good\|bad\)$/\1/p' "$1"); do
+	for c in $(sed -n 's/^bisect: testing \([0-9a-f]*\) .*→ \(good\|bad\)$/\1/p' "$1"); do
 		run_counts | grep "^$c"
 	done | sort
+}
+
+# ok_runs COMMIT: its complete runs that went well.
+ok_runs() {
+	grep -lx ok "$RESULTS"/bisect-fixture/*/*/"$1"/*/complete 2>/dev/null | wc -l
 }
 
 make_fixture --slow-at 13
@@ -47,6 +52,7 @@ status=$?
 expect_line "$T/err1" "kdelta: bisect stopped by SIGINT; the repository is back where it was, and the runs so far count when bisecting again"
 expect_restored
 decided1=$(decided_counts "$T/err1")
+good_runs=$(ok_runs "${H[0]}") bad_runs=$(ok_runs "${H[19]}")
 
 # 2. Resumed, then SIGKILL once it measures something new.
 "$KDELTA" bisect "${args[@]}" >"$T/out2" 2>"$T/err2" &
@@ -62,6 +68,10 @@ while read -r line; do
 		fail "measured again after SIGINT: $line became $(run_counts | grep "^${line%% *}")"
 done <<<"$decided1"
 grep -q "(0 new)" "$T/err2" || fail "the resumed bisect reused no stored runs: $(cat "$T/err2")"
+case $(head -1 "$T/err2") in
+"bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: $good_runs and $bad_runs runs, "*"→ they differ") ;;
+*) fail "good and bad measured again: $(head -1 "$T/err2"), after $good_runs and $bad_runs runs" ;;
+esac
 decided2=$(decided_counts "$T/err2")
 
 # 3. The next bisect resets the killed one's and finishes.

@@ -30,6 +30,12 @@ punch/2G/box/v1,punch.usecs,1,btrfs,3,2
 punch/2G/box/v1,punch.usecs,1,xfs,3,31
 EOT
 expect_output "$T/want-btrfs" cmp_ --axis fs btrfs xfs
+# Each commit is a group of its own, and the table's parameters say which.
+"$KDELTA" compare --result-root "$R" --axis fs --all xfs ext4 >"$T/lkp"
+grep -A1 '^commit/host/size/testcase:$' "$T/lkp" | grep -x '  v1/box/1G/punch' >/dev/null ||
+	fail "--axis fs: the v1 group's parameters do not name its commit"
+grep -x '  v2/box/1G/punch' "$T/lkp" >/dev/null ||
+	fail "--axis fs: the v2 group's parameters do not name its commit"
 # The axis parameter leaves the group's parameters.
 "$KDELTA" compare --result-root "$R" --format json --axis fs xfs ext4 >"$T/json"
 grep -q '"fs":' "$T/json" && fail "--axis fs: fs is still a group parameter"

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_GIT_H
+#define KDELTA_GIT_H
+
+#include "kdelta/err.h"
+#include "kdelta/strbuf.h"
+
+/*
+ * Running git in a repository (src/git.c), for bisect: "git -C repo
+ * args...", never through a shell, with LC_ALL=C so that its messages can
+ * be parsed, in a process group of its own so that a terminal's Ctrl-C
+ * reaches kdelta only (which lets git finish what it does, then cleans
+ * up).
+ */
+
+/*
+ * Runs git with args (NULL-terminated) and returns its exit status (128+N
+ * when signal N killed it, 127 when git cannot run); stdout and stderr go
+ * into out and errout, either of which may be NULL.  Returns -1 only when
+ * git could not be started at all.
+ */
+int git_run(const char *repo, const char *const *args, struct strbuf *out,
+	    struct strbuf *errout, struct kd_err *err);
+
+/*
+ * The same, failing with "<repo>: git <what> failed: <what git said>"
+ * unless git exits with 0; its stdout, trailing blanks trimmed, is added
+ * to out (may be NULL).
+ */
+int git_ok(const char *repo, const char *what, const char *const *args,
+	   struct strbuf *out, struct kd_err *err);
+
+/* Its one line of output, or NULL when git fails or prints nothing. */
+char *git_line(const char *repo, const char *const *args);
+
+/* The error of git_ok() for a git command that did not do what it should. */
+int git_error(struct kd_err *err, const char *repo, const char *what,
+	      const struct strbuf *out, const struct strbuf *errout);
+
+#endif
