@@ -36,11 +36,12 @@ run_suite() {
 	local dir=$1
 	shift
 	echo "=== $dir: $*"
-	if [ -d "$dir" ]; then
-		meson setup --reconfigure "$dir" "$@" >"$dir.setup.log" 2>&1
+	mkdir -p "$dir"
+	if [ -f "$dir/build.ninja" ]; then
+		meson setup --reconfigure "$dir" "$@" >"$dir/setup.log" 2>&1
 	else
-		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1
-	fi || { cat "$dir.setup.log"; failed=$((failed + 1)); return; }
+		meson setup "$dir" "$@" >"$dir/setup.log" 2>&1
+	fi || { cat "$dir/setup.log"; failed=$((failed + 1)); return; }
 	if ! meson compile -C "$dir"; then
 		echo "$dir: build failed"
 		failed=$((failed + 1))

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "kdelta/compare-args.h"
 #include "kdelta/compare.h"
+#include "kdelta/render.h"
 #include "kdelta/util.h"
 
 static const char compare_usage[] =
@@ -46,20 +47,13 @@ static const char compare_usage[] =
 	"Exit status: 0; 1 with --fail-on-regression when a workload result changed\n"
 	"significantly for the worse; 2 for bad usage or bad input.  See kdelta(1).\n";
 
-static const char *const verdict_names[] = {
-	[VERDICT_SAME] = "same",
-	[VERDICT_CHANGED] = "changed",
-	[VERDICT_SMALL] = "small",
-	[VERDICT_FEW_RUNS] = "few-runs",
-	[VERDICT_ABSENT] = "absent",
-	[VERDICT_BASE] = "base",
-};
-
 static void explain_samples(const struct variant *var,
 			    const struct metric_cell *cell, bool base,
 			    struct strbuf *out)
 {
-	strbuf_addf(out, "  %s%s: ", var->label, base ? " (base)" : "");
+	strbuf_addstr(out, "  ");
+	add_printable(out, var->label);
+	strbuf_addstr(out, base ? " (base): " : ": ");
 	if (!cell->samples) {
 		strbuf_addstr(out, "absent\n");
 		return;
@@ -117,7 +111,10 @@ static void explain_row(const struct comparison *cmp,
 			const struct metric_row *row,
 			const struct compare_options *opt, struct strbuf *out)
 {
-	strbuf_addf(out, "%s: %s: %s, %s\n", cmp->name, row->name,
+	add_printable(out, cmp->name);
+	strbuf_addstr(out, ": ");
+	add_printable(out, row->name);
+	strbuf_addf(out, ": %s, %s\n",
 		    row->key ? "workload result" : "monitor metric",
 		    row->better > 0 ? "higher is better"
 		    : row->better < 0 ? "lower is better" : "direction unknown");
@@ -129,7 +126,7 @@ static void explain_row(const struct comparison *cmp,
 		explain_change(cell, out);
 		explain_test(row, cell, opt, out);
 		strbuf_addf(out, "    verdict: %s: %s\n",
-			    verdict_names[cell->verdict],
+			    verdict_name(cell->verdict),
 			    cell->rule ? cell->rule : "");
 	}
 }

@@ -72,7 +72,6 @@ static int parse_choice(const struct compare_args *a, const char *opt,
 	return -1;
 }
 
-static const char *const test_names[] = { "welch", "mwu", "lkp", NULL };
 static const char *const format_names[] = { "lkp", "mmtests", "json", "csv",
 					    NULL };
 
@@ -90,7 +89,7 @@ static int take_value(struct compare_args *a, const char *name,
 	int choice;
 
 	if (!strcmp(name, "--test")) {
-		if (parse_choice(a, name, value, test_names, &choice, err) < 0)
+		if (parse_choice(a, name, value, sig_test_names, &choice, err) < 0)
 			return -1;
 		a->opt.test = (enum sig_test)choice;
 	} else if (!strcmp(name, "--format")) {

@@ -86,19 +86,6 @@ enum metric_kind metric_kind(const char *metric)
 	return kind;
 }
 
-const char *metric_kind_name(enum metric_kind kind)
-{
-	switch (kind) {
-	case METRIC_COUNTER:
-		return "counter";
-	case METRIC_RATE:
-		return "rate";
-	case METRIC_GAUGE:
-		break;
-	}
-	return "gauge";
-}
-
 static size_t *series_slot(const struct series_set *set, const char *metric)
 {
 	size_t mask = set->nslots - 1;

@@ -320,6 +320,20 @@ static void sort_rows(struct comparison *cmp)
 	free(keys);
 }
 
+const char *verdict_name(enum verdict verdict)
+{
+	static const char *const names[] = {
+		[VERDICT_SAME] = "same",
+		[VERDICT_CHANGED] = "changed",
+		[VERDICT_SMALL] = "small",
+		[VERDICT_FEW_RUNS] = "few-runs",
+		[VERDICT_ABSENT] = "absent",
+		[VERDICT_BASE] = "base",
+	};
+
+	return names[verdict];
+}
+
 void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 {
 	double *p;

@@ -172,13 +172,20 @@ static int emit_to_strbuf(void *data, unsigned char *buffer, size_t size)
 	return 1;
 }
 
+/*
+ * A string of several lines (a script, say) is asked for as a literal
+ * block, which a reader reads line by line; libyaml picks the style of any
+ * other string, and double-quotes a block it cannot write as one (keys,
+ * trailing blanks, control characters).
+ */
 static void emit_scalar(yaml_emitter_t *emitter, const char *s)
 {
 	yaml_event_t event;
 
 	yaml_scalar_event_initialize(&event, NULL, NULL,
 				     (yaml_char_t *)s, (int)strlen(s), 1, 1,
-				     YAML_ANY_SCALAR_STYLE);
+				     strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE
+						     : YAML_ANY_SCALAR_STYLE);
 	yaml_emitter_emit(emitter, &event);
 }
 

@@ -37,11 +37,28 @@ int metric_direction(const char *name)
 	return 0;
 }
 
+/*
+ * Metrics that are percentages already, whose change is shown as an
+ * absolute difference (as lkp-tests does for names with '%' and for
+ * perf-profile): those ending in '%', and these prefixes.
+ */
+static const char *const percent_prefixes[] = {
+	"vmstat.cpu.",			/* us, sy, id, wa, st of /proc/stat */
+	"time.percent_of_cpu_this_job_got",
+	"perf-profile.",
+};
+
 bool metric_is_percent(const char *name)
 {
 	size_t len = strlen(name);
 
-	return len && name[len - 1] == '%';
+	if (len && name[len - 1] == '%')
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(percent_prefixes); i++)
+		if (!strncmp(name, percent_prefixes[i],
+			     strlen(percent_prefixes[i])))
+			return true;
+	return false;
 }
 
 /*

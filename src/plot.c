@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kdelta/plot.h"
+#include "kdelta/render.h"
 #include "kdelta/util.h"
 
 /*
@@ -173,7 +174,7 @@ static void add_centered(struct strbuf *out, const char *text, size_t width)
 
 	if (len < width)
 		strbuf_addchars(out, ' ', (width - len) / 2);
-	strbuf_addstr(out, text);
+	add_printable(out, text);
 	strbuf_addch(out, '\n');
 }
 
@@ -230,9 +231,11 @@ void plot_ascii(const char *title, const struct plot_series *series,
 		strbuf_addstr(out, label);
 	}
 	strbuf_addstr(out, "\n\n");
-	for (size_t s = 0; s < nseries; s++)
-		strbuf_addf(out, "\t[%c] %s sample\n",
-			    markers[s % (sizeof(markers) - 1)], series[s].label);
+	for (size_t s = 0; s < nseries; s++) {
+		strbuf_addf(out, "\t[%c] ", markers[s % (sizeof(markers) - 1)]);
+		add_printable(out, series[s].label);
+		strbuf_addstr(out, " sample\n");
+	}
 	if (shared)
 		strbuf_addstr(out, "\t[#] samples of several variants\n");
 	free(grid);

@@ -14,15 +14,6 @@ static const char csv_header[] =
 	"group,metric,key,variant,n,mean,stddev,rel_stddev,min,max,change,"
 	"statistic,df,p,q,verdict,rule,samples\n";
 
-static const char *const verdict_names[] = {
-	[VERDICT_SAME] = "same",
-	[VERDICT_CHANGED] = "changed",
-	[VERDICT_SMALL] = "small",
-	[VERDICT_FEW_RUNS] = "few-runs",
-	[VERDICT_ABSENT] = "absent",
-	[VERDICT_BASE] = "base",
-};
-
 static void csv_field(struct strbuf *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
@@ -65,7 +56,7 @@ static void csv_cell(struct strbuf *out, const struct metric_cell *c)
 	csv_number(out, c->test.df, tested);
 	csv_number(out, c->test.p, tested);
 	csv_number(out, c->q, tested);
-	csv_field(out, verdict_names[c->verdict]);
+	csv_field(out, verdict_name(c->verdict));
 	csv_field(out, c->rule ? c->rule : "");
 	for (size_t i = 0; present && i < c->sum.n; i++)
 		strbuf_addf(out, "%s%.10g", i ? " " : "", c->samples[i]);

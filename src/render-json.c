@@ -11,21 +11,6 @@
 
 #include "kdelta/compare.h"
 
-static const char *const test_names[] = {
-	[SIG_WELCH] = "welch",
-	[SIG_MWU] = "mwu",
-	[SIG_LKP] = "lkp",
-};
-
-static const char *const verdict_names[] = {
-	[VERDICT_SAME] = "same",
-	[VERDICT_CHANGED] = "changed",
-	[VERDICT_SMALL] = "small",
-	[VERDICT_FEW_RUNS] = "few-runs",
-	[VERDICT_ABSENT] = "absent",
-	[VERDICT_BASE] = "base",
-};
-
 static json_t *number(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
@@ -107,7 +92,7 @@ static json_t *json_cell(const struct metric_cell *cell, const char *label)
 	json_object_set_new(c, "min", present ? number(s->min) : json_null());
 	json_object_set_new(c, "max", present ? number(s->max) : json_null());
 	json_cell_test(c, cell);
-	json_object_set_new(c, "verdict", json_string(verdict_names[cell->verdict]));
+	json_object_set_new(c, "verdict", json_string(verdict_name(cell->verdict)));
 	json_object_set_new(c, "rule", string_or_null(cell->rule));
 	return c;
 }
@@ -150,7 +135,7 @@ void render_json(const struct comparison *const *cmps, size_t n,
 
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(groups, json_group(cmps[i]));
-	root = json_pack("{s:s, s:f, s:f, s:o}", "test", test_names[opt->test],
+	root = json_pack("{s:s, s:f, s:f, s:o}", "test", sig_test_names[opt->test],
 			 "fdr", opt->fdr, "min_change", opt->min_change,
 			 "groups", groups);
 	/* Ten digits: the same text whatever the optimisation level. */

@@ -98,17 +98,14 @@ static void add_variants(struct strbuf *out, const struct comparison *cmp)
 static void add_column_labels(struct strbuf *out,
 			      const struct comparison *cmp)
 {
-	struct strbuf label = STRBUF_INIT;
-
 	for (size_t i = 0; i < cmp->nvariants; i++) {
 		size_t width = i ? LKP_LABEL_WIDTH : LKP_BASE_LABEL_WIDTH;
+		char *label = xstrndup(cmp->variants[i].label, width);
 
-		strbuf_reset(&label);
-		add_printable_cut(&label, cmp->variants[i].label, width);
-		add_right(out, label.buf, width);
+		add_right(out, label, width);
 		strbuf_addch(out, ' ');
+		free(label);
 	}
-	strbuf_release(&label);
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < cmp->nvariants; i++) {
 		strbuf_addchars(out, '-',

@@ -125,17 +125,14 @@ static void add_label_line(struct strbuf *out, const struct comparison *cmp,
 			   size_t indent, size_t from, size_t len)
 {
 	strbuf_addchars(out, ' ', indent);
-	struct strbuf label = STRBUF_INIT;
-
 	for (size_t v = 0; v < cmp->nvariants; v++) {
-		char *part = xstrndup(cmp->variants[v].label + from, len);
+		char *label = xstrndup(cmp->variants[v].label + from, len);
 
-		strbuf_reset(&label);
-		add_printable_cut(&label, part, COLUMN_WIDTH - 1);
-		add_right(out, label.buf, COLUMN_WIDTH);
-		free(part);
+		if (strlen(label) > COLUMN_WIDTH - 1)
+			label[COLUMN_WIDTH - 1] = '\0';
+		add_right(out, label, COLUMN_WIDTH);
+		free(label);
 	}
-	strbuf_release(&label);
 	strbuf_addch(out, '\n');
 }
 
@@ -157,8 +154,8 @@ void render_mmtests(const struct comparison *cmp,
 
 	for (size_t r = 0; r < cmp->nrows; r++)
 		if (row_shown(cmp, &cmp->rows[r], opt) &&
-		    printable_width(cmp->rows[r].name) > name_width)
-			name_width = printable_width(cmp->rows[r].name);
+		    strlen(cmp->rows[r].name) > name_width)
+			name_width = strlen(cmp->rows[r].name);
 	name_width++;
 	add_printable(out, group);
 	strbuf_addch(out, '\n');

@@ -76,18 +76,15 @@ static void add_column_labels(struct strbuf *out, const struct comparison *cmp)
 {
 	static const char title[] = "testcase/testparams/testbox";
 
-	struct strbuf label = STRBUF_INIT;
-
 	for (size_t i = 0; i < cmp->nvariants; i++) {
 		size_t width = i ? LKP_LABEL_WIDTH : LKP_BASE_LABEL_WIDTH;
+		char *label = xstrndup(cmp->variants[i].label, width);
 
 		if (i)
 			strbuf_addstr(out, "  ");
-		strbuf_reset(&label);
-		add_printable_cut(&label, cmp->variants[i].label, width);
-		add_right(out, label.buf, width);
+		add_right(out, label, width);
+		free(label);
 	}
-	strbuf_release(&label);
 	strbuf_addf(out, "  %s\n", title);
 	for (size_t i = 0; i < cmp->nvariants; i++) {
 		if (i)

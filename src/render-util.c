@@ -16,58 +16,18 @@
 /* COMPACT: from this increase on, the absolute difference is shown. */
 #define COMPACT_ABSOLUTE_FROM 500.0
 
-static bool is_control(unsigned char c)
-{
-	return c < 0x20 || c == 0x7f;
-}
-
-size_t printable_width(const char *s)
-{
-	size_t len = 0;
-
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (!is_control(c))
-			len += 1;
-		else if (c == '\t' || c == '\n' || c == '\r')
-			len += 2;
-		else
-			len += 4;
-	}
-	return len;
-}
-
 void add_printable(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = *s;
 
-		if (!is_control(c))
-			strbuf_addch(out, c);
-		else if (c == '\t')
-			strbuf_addstr(out, "\\t");
-		else if (c == '\n')
-			strbuf_addstr(out, "\\n");
-		else if (c == '\r')
-			strbuf_addstr(out, "\\r");
-		else
-			strbuf_addf(out, "\\x%02x", c);
+		strbuf_addch(out, c < 0x20 || c == 0x7f ? ' ' : c);
 	}
-}
-
-void add_printable_cut(struct strbuf *out, const char *s, size_t width)
-{
-	size_t start = out->len;
-
-	add_printable(out, s);
-	if (out->len - start > width)
-		strbuf_setlen(out, start + width);
 }
 
 void add_right(struct strbuf *out, const char *text, size_t width)
 {
-	size_t len = printable_width(text);
+	size_t len = strlen(text);
 
 	if (len < width)
 		strbuf_addchars(out, ' ', width - len);
@@ -76,7 +36,7 @@ void add_right(struct strbuf *out, const char *text, size_t width)
 
 void add_left(struct strbuf *out, const char *text, size_t width)
 {
-	size_t len = printable_width(text);
+	size_t len = strlen(text);
 
 	add_printable(out, text);
 	if (len < width)

@@ -16,6 +16,7 @@
 #include "kdelta/job.h"
 #include "kdelta/mail.h"
 #include "kdelta/plot.h"
+#include "kdelta/render.h"
 #include "kdelta/report.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -73,13 +74,6 @@ static const char *change_kind(const struct metric_row *row,
 	if (!row->better || sign == 0)
 		return "change";
 	return row->better * sign > 0 ? "improvement" : "regression";
-}
-
-/* Text from results or git, in the body: no control characters. */
-static void add_clean(struct strbuf *out, const char *s)
-{
-	for (; *s; s++)
-		strbuf_addch(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
 }
 
 /* A label that looks like a commit hash is cut to 12 characters. */
@@ -152,7 +146,7 @@ static void describe_machine(const struct jnode *m, struct section_job *job)
 		return;
 	if (cpus)
 		strbuf_addf(&sb, "%s threads ", cpus);
-	add_clean(&sb, model ? model : "unknown CPU");
+	add_printable(&sb, model ? model : "unknown CPU");
 	if (memory)
 		strbuf_addf(&sb, " with %s memory", memory);
 	job->machine = strbuf_detach(&sb);
@@ -281,12 +275,12 @@ static void add_commit_line(struct strbuf *out, const struct variant *var)
 	size_t start = out->len;
 
 	strbuf_addstr(out, "commit: ");
-	add_clean(out, var->label);
+	add_printable(out, var->label);
 	if (var->subject) {
 		size_t label_end = out->len;
 
 		strbuf_addstr(out, " (\"");
-		add_clean(out, var->subject);
+		add_printable(out, var->subject);
 		strbuf_addstr(out, "\")");
 		if (out->len - start > 80) {
 			struct strbuf subject = STRBUF_INIT;
@@ -334,9 +328,9 @@ static void add_param(struct strbuf *out, const struct param *param)
 			 : xstrdup(param->value);
 	bool cut = nl && nl[1];
 
-	add_clean(&line, param->key);
+	add_printable(&line, param->key);
 	strbuf_addstr(&line, ": ");
-	add_clean(&line, value);
+	add_printable(&line, value);
 	if (line.len > max) {
 		size_t len = max - 4;
 
@@ -361,18 +355,18 @@ static void add_test_description(const struct report *rep,
 		if (rep->sections[i] == cmp)
 			job = &rep->jobs[i];
 	strbuf_addstr(out, "in testcase: ");
-	add_clean(out, cmp->testcase ? cmp->testcase : cmp->name);
+	add_printable(out, cmp->testcase ? cmp->testcase : cmp->name);
 	strbuf_addch(out, '\n');
 	if (job->machine || cmp->host) {
 		strbuf_addstr(out, "on test machine: ");
-		add_clean(out, job->machine ? job->machine : cmp->host);
+		add_printable(out, job->machine ? job->machine : cmp->host);
 		strbuf_addch(out, '\n');
 	}
 	if (cmp->axis) {
 		strbuf_addf(out, "comparing %s: ", cmp->axis);
 		for (size_t v = 0; v < cmp->nvariants; v++) {
 			strbuf_addstr(out, v ? ", " : "");
-			add_clean(out, cmp->variants[v].label);
+			add_printable(out, cmp->variants[v].label);
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -399,7 +393,7 @@ static void add_other_findings(const struct report *rep, struct strbuf *out)
 			strbuf_addstr(out, "\nIn addition to that, the commit also has significant impact on the\nfollowing tests:\n\n");
 		any = true;
 		strbuf_addch(out, '\t');
-		add_clean(out, cmp->name);
+		add_printable(out, cmp->name);
 		strbuf_addstr(out, ": ");
 		report_add_change(out, &f.row->cells[f.variant]);
 		strbuf_addf(out, " %s of %s\n",
@@ -449,12 +443,10 @@ static void add_labels(struct strbuf *out, const struct comparison *cmp,
 static void add_compare_options(struct strbuf *out,
 				const struct compare_options *opt)
 {
-	static const char *const tests[] = { "welch", "mwu", "lkp" };
-
 	if (!opt)
 		return;
 	if (opt->test != SIG_WELCH)
-		strbuf_addf(out, " --test %s", tests[opt->test]);
+		strbuf_addf(out, " --test %s", sig_test_names[opt->test]);
 	if (opt->fdr != 0.05)
 		strbuf_addf(out, " --fdr %g", opt->fdr);
 	if (opt->min_change != 1)

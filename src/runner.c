@@ -481,22 +481,14 @@ static void run_cleanup(struct run *r, const struct workload_usage *usage)
 /* stats.json, then the completion mark, then the matrix. */
 static int run_finish(struct run *r, struct kd_err *err)
 {
-	char *path = xasprintf("%s/%s", r->run_dir, STORE_STATS_FILE);
 	json_t *stats = NULL;
 	struct kd_err xerr;
 	int ret = -1;
 
 	if (!r->failure.len && run_dir_extract(r->run_dir, &stats, &xerr) < 0)
 		run_fail(r, "stats: %s", xerr.msg);
-	if (stats) {
-		char *text = json_dumps(stats, JSON_SORT_KEYS | JSON_INDENT(1));
-
-		if (write_file_atomic(path, text, strlen(text), err) < 0) {
-			free(text);
-			goto out;
-		}
-		free(text);
-	}
+	if (stats && run_dir_write_stats(r->run_dir, stats, err) < 0)
+		goto out;
 	if (r->failure.len) {
 		char *status = xasprintf("failed: %s", r->failure.buf);
 
@@ -512,7 +504,6 @@ static int run_finish(struct run *r, struct kd_err *err)
 		progress_notice(&r->b->progress, "%s", xerr.msg);
 out:
 	json_decref(stats);
-	free(path);
 	return ret;
 }
 

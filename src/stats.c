@@ -26,6 +26,13 @@
  */
 #define STACK_SAMPLES 64
 
+const char *const sig_test_names[] = {
+	[SIG_WELCH] = "welch",
+	[SIG_MWU] = "mwu",
+	[SIG_LKP] = "lkp",
+	[SIG_LKP + 1] = NULL,
+};
+
 static double *sorted_copy(const double *x, size_t n, double *stack_buf)
 {
 	double *copy = n <= STACK_SAMPLES ? stack_buf : xmalloc(n * sizeof(*x));

@@ -33,6 +33,9 @@ enum verdict {
 	VERDICT_BASE,		/* variant 0 */
 };
 
+/* "same", "changed", "small", "few-runs", "absent", "base": JSON and CSV. */
+const char *verdict_name(enum verdict verdict);
+
 /* One metric in one variant. */
 struct metric_cell {
 	double *samples;	/* NULL when absent */

@@ -26,7 +26,6 @@ enum metric_kind {
 };
 
 enum metric_kind metric_kind(const char *metric);
-const char *metric_kind_name(enum metric_kind kind);
 
 /* What the aggregation needs of one metric's points; not the points. */
 struct series {

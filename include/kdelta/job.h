@@ -95,7 +95,11 @@ struct jnode *jnode_new_map(void);
 void jnode_set(struct jnode *map, const char *key, struct jnode *value);
 void jnode_free(struct jnode *node);
 
-/* Emits a job as one YAML document (round-trips through job_load_string). */
+/*
+ * Emits a job as one YAML document that round-trips through
+ * job_load_string(): strings of several lines as literal blocks ("|"), or
+ * double-quoted when a block cannot hold them.
+ */
 void job_to_yaml(const struct jnode *root, struct strbuf *out);
 
 #endif

@@ -18,7 +18,11 @@
  */
 int metric_direction(const char *name);
 
-/* Metrics that are percentages already (name ending in '%'). */
+/*
+ * Metrics that are percentages already: names ending in '%', vmstat.cpu.*,
+ * time.percent_of_cpu_this_job_got, perf-profile.*.  Their change is shown
+ * as an absolute difference.
+ */
 bool metric_is_percent(const char *name);
 
 /*

@@ -70,19 +70,16 @@ void lkp_add_column_header(struct strbuf *out, size_t nvariants,
 void lkp_add_perf_header(struct strbuf *out, size_t nvariants);
 
 /*
- * Appends s with its control characters written as C escapes ("\r", "\n",
- * "\t", "\x1b"): a string read from a file (a parameter, label, subject,
- * metric or group name) must neither break a table's lines nor put a line
- * of its own into a mail.  Every string of the text renderers that came
- * from a file goes through here, or through add_right()/add_left() or
- * lkp_add_row()'s name, which call it.  JSON and CSV keep the string as it
- * is: their own quoting carries it intact.
+ * Appends s with each control character (CR, LF, tab, escape, ...) made a
+ * blank, so that its length stays the same: a string read from a file or
+ * from git (a parameter, label, subject, metric or group name) must
+ * neither break a table's lines nor put a line of its own into a mail.
+ * Every such string of the text renderers and of the report goes through
+ * here, or through add_right()/add_left() or lkp_add_row()'s name, which
+ * call it.  JSON and CSV keep the string as it is: their own quoting
+ * carries it intact.
  */
 void add_printable(struct strbuf *out, const char *s);
-/* How many characters add_printable() appends for s. */
-size_t printable_width(const char *s);
-/* add_printable(), cut to its first width characters. */
-void add_printable_cut(struct strbuf *out, const char *s, size_t width);
 
 /*
  * Appends text, made printable, right-aligned in width columns (text is

@@ -22,6 +22,12 @@ void summarize(const double *x, size_t n, struct sample_summary *out);
 
 enum sig_test { SIG_WELCH, SIG_MWU, SIG_LKP };
 
+/*
+ * "welch", "mwu", "lkp": the names "compare --test" takes and JSON prints,
+ * indexed by enum sig_test, then NULL.
+ */
+extern const char *const sig_test_names[];
+
 struct test_result {
 	double statistic;	/* t for Welch (+-inf when both samples are
 				 * constant and differ), U of sample a for

@@ -27,12 +27,14 @@ int wl_flush(FILE *out, const char *workload, struct kd_err *err)
 	return 0;
 }
 
-int wl_write_all(int fd, const void *buf, size_t len)
+/* At the file position (write(2)) when offset is negative, else pwrite(2). */
+static int write_all_at(int fd, const void *buf, size_t len, off_t offset)
 {
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = offset < 0 ? write(fd, p, len)
+				       : pwrite(fd, p, len, offset);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -43,29 +45,20 @@ int wl_write_all(int fd, const void *buf, size_t len)
 		}
 		p += n;
 		len -= (size_t)n;
+		if (offset >= 0)
+			offset += n;
 	}
 	return 0;
 }
 
+int wl_write_all(int fd, const void *buf, size_t len)
+{
+	return write_all_at(fd, buf, len, -1);
+}
+
 int wl_pwrite_all(int fd, const void *buf, size_t len, off_t offset)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, offset);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-		offset += n;
-	}
-	return 0;
+	return write_all_at(fd, buf, len, offset);
 }
 
 int wl_pread_all(int fd, void *buf, size_t len, off_t offset)

@@ -17,7 +17,7 @@ void wl_result(FILE *out, const char *key, double value);
 /* Flushes the results; a failure (disk full) fails the run. */
 int wl_flush(FILE *out, const char *workload, struct kd_err *err);
 
-/* write(2) and pread(2) of all len bytes, retrying short transfers. */
+/* write(2) and pwrite(2) of all len bytes, retrying short transfers. */
 int wl_write_all(int fd, const void *buf, size_t len);
 int wl_pwrite_all(int fd, const void *buf, size_t len, off_t offset);
 /* Reads len bytes at offset; a short file is an error (errno EIO). */

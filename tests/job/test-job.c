@@ -316,6 +316,43 @@ static void test_round_trip(void)
 	job_set_release(&set);
 }
 
+/*
+ * A string of several lines is written as a literal block, which reads back
+ * as the same string: with its final line break or without, with blank and
+ * indented lines.  One that a block cannot hold (a carriage return,
+ * trailing blanks) is double-quoted.
+ */
+static void test_multi_line_round_trip(void)
+{
+	static const char *const values[] = {
+		"set -e\necho one\n",
+		"a\n\n  b",
+		"  indented\nx\n\n",
+		"trailing \nx",
+		"cr\r\nlf",
+	};
+	struct jnode *map = jnode_new_map();
+	struct strbuf yaml = STRBUF_INIT;
+	struct job_set set;
+	struct kd_err err = { "" };
+
+	jnode_set(map, "suite", jnode_new_scalar(values[0]));
+	job_to_yaml(map, &yaml);
+	CHECK_STR(yaml.buf, "suite: |\n  set -e\n  echo one\n");
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+		jnode_set(map, "suite", jnode_new_scalar(values[i]));
+		strbuf_reset(&yaml);
+		job_to_yaml(map, &yaml);
+		CHECK(load(yaml.buf, &set, &err) == 0);
+		CHECK(set.n == 1);
+		if (set.n == 1)
+			CHECK_STR(jnode_str(set.jobs[0].root, "suite"), values[i]);
+		job_set_release(&set);
+	}
+	strbuf_release(&yaml);
+	jnode_free(map);
+}
+
 static void test_node_api(void)
 {
 	struct jnode *map = jnode_new_map(), *copy;
@@ -380,6 +417,7 @@ int main(void)
 	test_errors();
 	test_cap();
 	test_round_trip();
+	test_multi_line_round_trip();
 	test_node_api();
 	test_default_schema();
 	return check_done();

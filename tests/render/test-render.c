@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "kdelta/compare.h"
+#include "kdelta/matrix.h"
 #include "kdelta/render.h"
 #include "kdelta/util.h"
 
@@ -245,21 +246,7 @@ static void test_seed004_regression(void)
 
 static void free_comparison(struct comparison *cmp)
 {
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		free_cells(cmp->rows[r].cells, cmp->nvariants);
-		free(cmp->rows[r].name);
-	}
-	free(cmp->rows);
-	for (size_t i = 0; i < cmp->nparams; i++) {
-		free(cmp->params[i].key);
-		free(cmp->params[i].value);
-	}
-	free(cmp->params);
-	for (size_t v = 0; v < cmp->nvariants; v++)
-		free(cmp->variants[v].label);
-	free(cmp->variants);
-	free(cmp->name);
-	free(cmp->testcase);
+	comparison_release(cmp);
 	free(cmp);
 }
 
@@ -522,6 +509,53 @@ static void test_edges(void)
 	free_comparison(cmp);
 }
 
+/*
+ * Strings from files with control characters in them: a parameter value
+ * that would put a "Bcc:" line of its own into the robot's mail, a label
+ * with an escape character, a metric name with a tab.  Each stays on its
+ * line, a blank for each control character, and the columns stay aligned.
+ */
+static void test_control_characters(void)
+{
+	static const char *const labels[] = { "v1.0", "v2\x1b[31m" };
+	static const char want[] =
+		"========================================================================================="
+		"\n"
+		"fs/testcase:\n"
+		"  xfs  Bcc: x@y/truncate\n"
+		"\n"
+		"commit: \n"
+		"  v1.0\n"
+		"  v2 [31m\n"
+		"\n"
+		"            v1.0                    v2 [31m \n"
+		"---------------- -------------------------- \n"
+		"         %stddev     %change         %stddev\n"
+		"             \\          |                \\  \n"
+		"      1000 ±  1%     +20.0%       1200 ±  1%  truncate.ops per_sec\n"
+		"\n";
+	struct compare_options opt = { .all = false };
+	struct comparison *cmp = new_comparison(labels, 2);
+	struct strbuf out = STRBUF_INIT;
+	struct metric_row *row;
+
+	cmp->testcase = xstrdup("truncate");
+	cmp->nparams = 1;
+	cmp->params = xcalloc(1, sizeof(*cmp->params));
+	cmp->params[0].key = xstrdup("fs");
+	cmp->params[0].value = xstrdup("xfs\r\nBcc: x@y");
+	row = add_row(cmp, "1000 ± 1% +20.0% 1200 ± 1% truncate.ops_per_sec");
+	row->name[strlen("truncate.ops")] = '\t';
+	render_lkp(cmp, &opt, &out);
+	CHECK_STR(out.buf, want);
+	strbuf_reset(&out);
+	render_mmtests(cmp, &opt, &out);
+	CHECK(strpbrk(out.buf, "\r\t\x1b") == NULL);
+	CHECK(strstr(out.buf, "\nBcc") == NULL);
+	strbuf_release(&out);
+	free_comparison(cmp);
+}
+
 int main(void)
 {
 	test_seed002();
@@ -530,5 +564,6 @@ int main(void)
 	test_seed004_regression();
 	test_seed004_summary();
 	test_edges();
+	test_control_characters();
 	return check_done();
 }

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "kdelta/compare.h"
+#include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/util.h"
 
@@ -37,14 +38,7 @@ static struct comparison *comparison_new(size_t nvariants, size_t nrows)
 
 static void comparison_free(struct comparison *cmp)
 {
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		for (size_t v = 0; v < cmp->nvariants; v++)
-			free(cmp->rows[r].cells[v].samples);
-		free(cmp->rows[r].cells);
-		free(cmp->rows[r].name);
-	}
-	free(cmp->rows);
-	free(cmp->variants);
+	comparison_release(cmp);
 	free(cmp);
 }
 
@@ -281,7 +275,10 @@ static void test_direction(void)
 	CHECK(metric_direction("proc-vmstat.pgfree") == 0);
 	CHECK(metric_direction("latency_stats.sum.nfs_wait_on_request") == 0);
 	CHECK(metric_is_percent("vmstat.cpu.us%"));
-	CHECK(!metric_is_percent("vmstat.cpu.us"));
+	CHECK(metric_is_percent("vmstat.cpu.us"));
+	CHECK(metric_is_percent("time.percent_of_cpu_this_job_got"));
+	CHECK(!metric_is_percent("vmstat.system.cs"));
+	CHECK(!metric_is_percent("proc-vmstat.pgfree"));
 	CHECK(!metric_is_percent(""));
 	CHECK_STR(metric_floor("slabinfo.dentry.active_objs")->rule,
 		  "slabinfo.*: 5%, 100 apart");

@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "kdelta/compare.h"
+#include "kdelta/matrix.h"
 #include "kdelta/util.h"
 
 #define RUNS 5
@@ -163,14 +164,7 @@ static struct comparison *synthesize(unsigned long seed, size_t nvariants,
 
 static void comparison_free(struct comparison *cmp)
 {
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		for (size_t v = 0; v < cmp->nvariants; v++)
-			free(cmp->rows[r].cells[v].samples);
-		free(cmp->rows[r].cells);
-		free(cmp->rows[r].name);
-	}
-	free(cmp->rows);
-	free(cmp->variants);
+	comparison_release(cmp);
 	free(cmp);
 }
 
@@ -198,10 +192,6 @@ static struct flagged count_flagged(const struct comparison *cmp)
 	return f;
 }
 
-static const char *const test_names[] = {
-	[SIG_WELCH] = "welch", [SIG_MWU] = "mwu", [SIG_LKP] = "lkp",
-};
-
 /*
  * A/A over SEEDS seeds, each comparison decided by every test in turn.
  * clean_all[test]: seeds without any metric flagged; clean_key[test]:
@@ -227,7 +217,7 @@ static void test_a_a(void)
 	}
 	for (int test = SIG_WELCH; test <= SIG_LKP; test++)
 		printf("A/A %-5s: %zu of %d seeds with no metric flagged, %zu with no workload result flagged\n",
-		       test_names[test], clean_all[test], SEEDS,
+		       sig_test_names[test], clean_all[test], SEEDS,
 		       clean_key[test]);
 	CHECK(clean_all[SIG_WELCH] >= 90);
 	CHECK(clean_key[SIG_WELCH] >= 95);
@@ -266,7 +256,7 @@ static void test_a_b(void)
 			comparison_free(cmp);
 		}
 		printf("A/B %-5s: -5%% at 1%% noise caught in %zu of %zu seeds\n",
-		       test_names[test], caught, ARRAY_SIZE(seeds));
+		       sig_test_names[test], caught, ARRAY_SIZE(seeds));
 		CHECK(caught == ARRAY_SIZE(seeds));
 	}
 }

@@ -280,6 +280,26 @@ static inline size_t wl_nr_lines(const struct wl_outcome *o)
 			fprintf(stderr, "  %s in:\n%s\n", (key), (o)->out.buf); \
 	} while (0)
 
+/*
+ * run() succeeded, printed exactly "usecs", per_op and rate, consistent with
+ * n operations that moved amount units (per_op = usecs / n, rate = amount
+ * per second), and left nothing.
+ */
+#define CHECK_TIMED_RESULTS(o, per_op, n, rate, amount)                        \
+	do {                                                                   \
+		double usecs_ = wl_value((o), "usecs");                        \
+		CHECK((o)->status == 0);                                       \
+		CHECK_STR((o)->err, "");                                       \
+		CHECK_POSITIVE((o), "usecs");                                  \
+		CHECK_POSITIVE((o), (per_op));                                 \
+		CHECK_POSITIVE((o), (rate));                                   \
+		CHECK(wl_nr_lines(o) == 3);                                    \
+		CHECK_NEAR(wl_value((o), (per_op)) * (n), usecs_, 1e-6);       \
+		CHECK_NEAR(wl_value((o), (rate)), (amount) / (usecs_ / 1e6),   \
+			   1e-6);                                              \
+		CHECK_STR((o)->left.buf, "");                                  \
+	} while (0)
+
 /* run() failed with exactly msg, printed nothing, and left nothing. */
 #define CHECK_FAILS_WITH(o, msg)                                               \
 	do {                                                                   \
