@@ -204,7 +204,7 @@ static bool regressed(const struct compare_state *st)
 
 			for (size_t v = 1; row->key && v < cmp->nvariants; v++) {
 				const struct metric_cell *c = &row->cells[v];
-				double sign = c->change_infinite ? 1 : c->change;
+				double sign = c->change_infinite ? c->sum.mean : c->change;
 
 				if (c->verdict == VERDICT_CHANGED &&
 				    !(row->better * sign > 0))

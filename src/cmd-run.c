@@ -224,6 +224,12 @@ static int load_jobs(struct run_args *a, int argc, char **argv)
 					argv[i], j + 1);
 				return -1;
 			}
+			if (workload_prefix_check(workload_find(wl),
+					jnode_get(set->jobs[j].root, wl), &err) < 0) {
+				fprintf(stderr, "kdelta run: %s: job %zu: %s\n",
+					argv[i], j + 1, err.msg);
+				return -1;
+			}
 			ALLOC_GROW(a->jobs, a->n_jobs + 1, alloc);
 			a->jobs[a->n_jobs++] = &set->jobs[j];
 		}

@@ -11,6 +11,12 @@
 #define JOB_MAX_DEPTH 32
 /* A job file is a few kilobytes; this is only a sanity limit. */
 #define JOB_MAX_FILE_SIZE (16u << 20)
+/*
+ * Keys in one mapping: LKP's largest job files have a few dozen.  The
+ * duplicate check is linear per key, so without a cap a 16 MiB file of
+ * distinct keys would take hours to refuse.
+ */
+#define JOB_MAX_KEYS 256
 
 struct jnode *jnode_new_list(void);
 /* Appends an entry (key and mark only for maps) without a duplicate check. */

@@ -176,8 +176,13 @@ static int add_key(struct builder *b, const yaml_event_t *event,
 {
 	struct frame *top = &b->stack[b->depth - 1];
 	const char *key = (const char *)event->data.scalar.value;
-	ssize_t first = jnode_index(top->node, key);
+	ssize_t first;
 
+	if (top->node->n == JOB_MAX_KEYS)
+		return kd_error(err, "%s:%d:%d: more than %d keys in one mapping; no job file needs that many",
+				b->name, (int)event->start_mark.line + 1,
+				(int)event->start_mark.column + 1, JOB_MAX_KEYS);
+	first = jnode_index(top->node, key);
 	if (first >= 0)
 		return kd_error(err, "%s:%d:%d: duplicate key '%s' (first at line %d)",
 				b->name, (int)event->start_mark.line + 1,

@@ -577,7 +577,9 @@ static int extract_logs(const char *run_dir, json_t *stats, struct kd_err *err)
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 
-		if (!rc && name[0] != '.' && has_suffix(name, ".log")) {
+		/* The setup hook's stdout is no workload's result. */
+		if (!rc && name[0] != '.' && has_suffix(name, ".log") &&
+		    strcmp(name, STORE_SETUP_LOG)) {
 			char *path = xasprintf("%s/%s", run_dir, name);
 			char *prefix = xstrndup(name, strlen(name) - 4);
 			struct strbuf text = STRBUF_INIT;

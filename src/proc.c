@@ -33,6 +33,8 @@ static void child_reset_signals(void)
 /* Forks into a new process group; returns the pid in the parent, 0 in the child. */
 static int fork_group(struct proc *p, int *stderr_pipe, struct kd_err *err)
 {
+	pid_t parent = getpid();
+
 	memset(p, 0, sizeof(*p));
 	p->pidfd = -1;
 	p->stderr_fd = -1;
@@ -44,8 +46,12 @@ static int fork_group(struct proc *p, int *stderr_pipe, struct kd_err *err)
 		return kd_error(err, "cannot fork: %s", strerror(errno));
 	if (p->pid == 0) {
 		setpgid(0, 0);
-		/* Killing kdelta (kill -9) must not leave its children running. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/*
+		 * Killing kdelta (kill -9) must not leave its children running;
+		 * if it died before the prctl, the new parent is init already.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
 		child_reset_signals();
 		if (stderr_pipe) {
 			dup2(stderr_pipe[1], STDERR_FILENO);

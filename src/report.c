@@ -69,7 +69,7 @@ void report_add_change(struct strbuf *out, const struct metric_cell *cell)
 static const char *change_kind(const struct metric_row *row,
 			       const struct metric_cell *cell)
 {
-	double sign = cell->change_infinite ? 1 : cell->change;
+	double sign = cell->change_infinite ? cell->sum.mean : cell->change;
 
 	if (!row->better || sign == 0)
 		return "change";

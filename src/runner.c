@@ -245,7 +245,7 @@ static void run_setup_hook(struct run *r)
 	char *command = setup_command_expand(o->setup, r->commit);
 	char *env_commit = xasprintf("KDELTA_COMMIT=%s", r->commit);
 	const char *env[] = { env_commit, NULL };
-	char *log = xasprintf("%s/setup.log", r->run_dir);
+	char *log = xasprintf("%s/%s", r->run_dir, STORE_SETUP_LOG);
 	struct proc_wait_opts wait = {
 		.cancel_fd = o->cancel_fd,
 		.tick = (void (*)(void *))progress_tick,
@@ -632,8 +632,16 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 	int ret = 0;
 
 	memset(summary, 0, sizeof(*summary));
-	for (size_t j = 0; j < n_jobs; j++)
+	for (size_t j = 0; j < n_jobs; j++) {
+		const struct workload *wl = workload_find(job_workload(jobs[j]));
+
 		runs[j] = job_runs(jobs[j], opts->runs);
+		if (workload_prefix_check(wl, jnode_get(jobs[j]->root,
+					  wl->section.name), err) < 0) {
+			free(runs);
+			return kd_error_prefix(err, "job %s", jobs[j]->name);
+		}
+	}
 	if (machine_read(&b.machine, err) < 0) {
 		free(runs);
 		return -1;

@@ -80,7 +80,7 @@ static double t_two_sided(double t, double df)
 int welch_test(const double *a, size_t na, const double *b, size_t nb,
 	       struct test_result *out)
 {
-	double mean_a, mean_b, va, vb, se2;
+	double mean_a, mean_b, va, vb, se2, fa, fb;
 
 	memset(out, 0, sizeof(*out));
 	if (na < 2 || nb < 2)
@@ -107,9 +107,13 @@ int welch_test(const double *a, size_t na, const double *b, size_t nb,
 		return 0;
 	}
 	out->statistic = (mean_a - mean_b) / sqrt(se2);
-	/* Welch-Satterthwaite */
-	out->df = se2 * se2 /
-		  (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	/*
+	 * Welch-Satterthwaite, with the variances as fractions of se2: their
+	 * squares would underflow to 0/0 for samples of magnitude 1e-120.
+	 */
+	fa = va / se2;
+	fb = vb / se2;
+	out->df = 1 / (fa * fa / (double)(na - 1) + fb * fb / (double)(nb - 1));
 	out->p = t_two_sided(out->statistic, out->df);
 	return 0;
 }

@@ -165,7 +165,12 @@ static int write_atomic(const char *path, const void *data, size_t len,
 			left -= (size_t)n;
 		}
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
+	if (fsync(fd) < 0) {
+		kd_error(err, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) < 0) {
 		kd_error(err, "%s: %s", tmp, strerror(errno));
 		goto fail;
 	}

@@ -16,6 +16,7 @@
  *           <monitor>.gz       raw samples
  *           <prefix>.log       the workload's "key: value" output
  *           <prefix>.stderr    the workload's stderr
+ *           setup.log          the setup hook's stdout (no metrics)
  *           stats.json         {"metric": number, ...}
  *           complete           written last: "ok\n" or "failed: <reason>\n";
  *                              a run directory without it is incomplete and
@@ -29,6 +30,7 @@
 #define STORE_STATS_FILE "stats.json"
 #define STORE_COMPLETE_FILE "complete"
 #define STORE_MATRIX_FILE "matrix.json.gz"
+#define STORE_SETUP_LOG "setup.log"
 /* Longest name of one store path component (safe_name()). */
 #define STORE_NAME_MAX 200
 

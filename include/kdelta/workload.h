@@ -35,4 +35,11 @@ const struct workload *workload_find(const char *name);
 const char *workload_prefix(const struct workload *wl,
 			    const struct jnode *params);
 
+/*
+ * Checks that the prefix can name the workload's files in the run
+ * directory: a safe name (safe_name()) that is not the setup hook's log.
+ */
+int workload_prefix_check(const struct workload *wl,
+			  const struct jnode *params, struct kd_err *err);
+
 #endif

@@ -85,8 +85,8 @@ static int parse_sample(const struct raw_sample *sample,
 			    memcmp(words[0], stat_keys[i].key, lens[0]))
 				continue;
 			/* intr's first number is the total; the rest per irq */
-			split_words(line, len, words, lens, 2);
-			if (!parse_number(words[1], lens[1], &value))
+			if (split_words(line, len, words, lens, 2) < 2 ||
+			    !parse_number(words[1], lens[1], &value))
 				return bad_line(err, sample, line, len,
 						"expected a number");
 			series_add(set, stat_keys[i].metric, sample->time, value);

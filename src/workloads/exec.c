@@ -100,7 +100,7 @@ static int exec_cmd_init(struct exec_cmd *c, const struct jnode *params,
 
 /* In the child: becomes the command; on failure, errno goes up errfd. */
 static _Noreturn void exec_child(const struct exec_cmd *c, int out_fd,
-				 int errfd)
+				 int errfd, pid_t parent)
 {
 	static const int reset[] = { SIGINT, SIGTERM, SIGQUIT, SIGPIPE,
 				     SIGCHLD, SIGHUP };
@@ -108,7 +108,9 @@ static _Noreturn void exec_child(const struct exec_cmd *c, int out_fd,
 	int null_fd, e;
 
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* If the parent died before the prctl, the new parent is init. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(reset); i++)
@@ -271,6 +273,7 @@ static int exec_start(const struct exec_cmd *c, int out_fd, pid_t *pid,
 		      struct kd_err *err)
 {
 	int errpipe[2], child_errno;
+	pid_t parent = getpid();
 	ssize_t n;
 
 	if (pipe2(errpipe, O_CLOEXEC) < 0)
@@ -278,7 +281,7 @@ static int exec_start(const struct exec_cmd *c, int out_fd, pid_t *pid,
 	*pid = fork();
 	if (*pid == 0) {
 		close(errpipe[0]);
-		exec_child(c, out_fd, errpipe[1]);
+		exec_child(c, out_fd, errpipe[1], parent);
 	}
 	close(errpipe[1]);
 	if (*pid < 0) {
@@ -329,7 +332,7 @@ static const struct param_spec exec_params[] = {
 	{ .name = "argv", .type = PARAM_LIST,
 	  .help = "the command as a list of arguments, run directly (execvp, PATH searched); give cmd or argv" },
 	{ .name = "name", .type = PARAM_STRING, .def = "exec",
-	  .help = "the prefix of its metrics: a line \"key: value\" becomes <name>.<key>" },
+	  .help = "the prefix of its metrics: a line \"key: value\" becomes <name>.<key>; also names its log, <name>.log in the run directory, so letters, digits and ._+=,@%- only, no leading '.', and not setup" },
 	{ .name = "timeout", .type = PARAM_DURATION,
 	  .help = "kill the command (SIGTERM, 1s later SIGKILL, to its whole process group) if it runs longer, e.g. 10m; none if unset" },
 	{ .name = NULL },

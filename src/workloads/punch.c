@@ -155,6 +155,8 @@ static int punch_run(const struct jnode *params, FILE *out, struct kd_err *err)
 
 	if (punch_check(&p, err) < 0 || punch_file(&p, &usecs, err) < 0)
 		return -1;
+	if (usecs <= 0)
+		return kd_error(err, "punch: the clock did not advance while punching; raise nr_punches");
 	wl_result(out, "usecs", usecs);
 	wl_result(out, "usecs_per_punch", usecs / (double)p.nr_punches);
 	wl_result(out, "punches_per_sec", (double)p.nr_punches / (usecs / 1e6));

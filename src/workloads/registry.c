@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
 #include <string.h>
 
+#include "kdelta/store.h"
+#include "kdelta/util.h"
 #include "kdelta/workload.h"
 
 extern const struct workload workload_creat_clo, workload_disk_wrt,
@@ -36,4 +39,21 @@ const char *workload_prefix(const struct workload *wl,
 	if (param_find(wl->section.params, "name"))
 		name = jnode_str(params, "name");
 	return name && *name ? name : wl->section.name;
+}
+
+int workload_prefix_check(const struct workload *wl,
+			  const struct jnode *params, struct kd_err *err)
+{
+	const char *prefix = workload_prefix(wl, params);
+	char *safe = safe_name(prefix, STORE_NAME_MAX);
+	char *log = xasprintf("%s.log", prefix);
+	int ret = 0;
+
+	/* "../x" would put the log outside the run directory. */
+	if (strcmp(safe, prefix) || !strcmp(log, STORE_SETUP_LOG))
+		ret = kd_error(err, "%s: name '%s' cannot name its log file in the run directory; use letters, digits and ._+=,@%%- only, not a leading '.', and not 'setup'",
+			       wl->section.name, prefix);
+	free(log);
+	free(safe);
+	return ret;
 }

@@ -121,7 +121,7 @@ static int truncate_run(const struct jnode *params, FILE *out,
 	pages = (double)nr_files *
 		(double)((file_size + (uint64_t)page_size - 1) / (uint64_t)page_size);
 	if (usecs <= 0)
-		usecs = 0.001;	/* below the clock's resolution */
+		return kd_error(err, "truncate: the clock did not advance while truncating; raise nr_files");
 	wl_result(out, "usecs", usecs);
 	wl_result(out, "usecs_per_file", usecs / (double)nr_files);
 	wl_result(out, "pages_per_sec", pages / (usecs / 1e6));

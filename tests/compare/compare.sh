@@ -51,6 +51,18 @@ cmp_ --fail-on-regression v1 v2 >/dev/null
 [ $? -eq 1 ] || fail "regression with --fail-on-regression: want status 1"
 cmp_ --fail-on-regression v2 v1 >/dev/null || fail "improvement: status $?"
 cmp_ --fail-on-regression v1 v1 >/dev/null || fail "A/A: status $?"
+# From a mean of 0 the direction is the new mean's sign: a latency that
+# fell below 0 improved, one that rose above 0 regressed.
+mkdir -p "$T/zero/base" "$T/zero/below" "$T/zero/above"
+echo '{"w.latency": [0, 0, 0, 0, 0]}' >"$T/zero/base/matrix.json"
+echo '{"w.latency": [-5, -5.1, -4.9, -5, -5.2]}' >"$T/zero/below/matrix.json"
+echo '{"w.latency": [5, 5.1, 4.9, 5, 5.2]}' >"$T/zero/above/matrix.json"
+"$KDELTA" compare --fail-on-regression "$T/zero/base/matrix.json" \
+	"$T/zero/below/matrix.json" >/dev/null ||
+	fail "from 0 to below 0 of a latency: status $?"
+"$KDELTA" compare --fail-on-regression "$T/zero/base/matrix.json" \
+	"$T/zero/above/matrix.json" >/dev/null
+[ $? -eq 1 ] || fail "from 0 to above 0 of a latency: want status 1"
 # Only changes above --min-change count.
 cmp_ --fail-on-regression --min-change 10 v1 v2 >/dev/null ||
 	fail "--min-change 10: status $?"

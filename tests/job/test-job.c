@@ -249,6 +249,27 @@ static void test_errors(void)
 		    "t.yaml:1:35: nested too deeply for a job file");
 }
 
+/* A mapping of 257 keys is refused at the 257th, a full one of 256 is not. */
+static void test_key_cap(void)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct job_set set;
+	struct kd_err err = { "" };
+
+	strbuf_addstr(&text, "punch: {");
+	for (int i = 0; i < 256; i++)
+		strbuf_addf(&text, "%sk%d: 1", i ? ", " : "", i);
+	strbuf_addstr(&text, "}\n");
+	/* past the cap: the keys are unknown, not too many */
+	CHECK(load(text.buf, &set, &err) == -1);
+	CHECK_STR(err.msg, "t.yaml:1:9: unknown parameter 'k0' in punch; see kdelta-job(5)");
+	strbuf_setlen(&text, text.len - 2);
+	strbuf_addstr(&text, ", k256: 1}\n");
+	check_error(text.buf,
+		    "t.yaml:1:2203: more than 256 keys in one mapping; no job file needs that many");
+	strbuf_release(&text);
+}
+
 static void test_cap(void)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -416,6 +437,7 @@ int main(void)
 	test_monitors();
 	test_errors();
 	test_cap();
+	test_key_cap();
 	test_round_trip();
 	test_multi_line_round_trip();
 	test_node_api();

@@ -31,6 +31,8 @@ two words: 7
 nan: nan
 scaled: 1e3
 LOG
+# The setup hook's stdout gives no metrics.
+echo "built: 1" >"$R/setup.log"
 
 "$KDELTA" stats "$R" >"$T/out" 2>"$T/err" || fail "kdelta stats failed: $(cat "$T/err")"
 echo "$R/stats.json: 1202 metrics" >"$T/want"

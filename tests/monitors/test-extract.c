@@ -207,7 +207,9 @@ static void test_meminfo(void)
 
 static void test_vmstat(void)
 {
+	static const char lone[] = "time: 1.0\nprocs_running 5\nctxt\n";
 	json_t *stats = extract_capture("vmstat", "stat");
+	struct kd_err err;
 
 	CHECK(json_object_size(stats) == 9);
 	/* (526785 - 525983) / 3.25 s */
@@ -222,6 +224,12 @@ static void test_vmstat(void)
 	CHECK_NEAR(value(stats, "vmstat.cpu.id"), 44100.0 / 526, 1e-14);
 	CHECK_NEAR(value(stats, "vmstat.cpu.wa"), 1100.0 / 526, 1e-14);
 	CHECK(value(stats, "vmstat.cpu.st") == 0);
+	json_decref(stats);
+
+	/* A key without its number, after a line that had one. */
+	stats = extract("vmstat", lone, strlen(lone), &err);
+	CHECK(!stats);
+	CHECK_STR(err.msg, "sample at 1.000000: bad line 'ctxt': expected a number");
 	json_decref(stats);
 }
 

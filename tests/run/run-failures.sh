@@ -52,6 +52,19 @@ complete=$(cat "$T"/r/crash/*/*/k/0/complete)
 [ "$complete" = "failed: exec exited with status 1: no space / exec: 'echo \"x: 1\"; echo hmm >&2; echo \"no space\" >&2; exit 3' exited with status 3" ] ||
 	fail "workload failure: complete says '$complete'"
 
+# exec's name names its log: never a path out of the run directory.
+cat >"$T/escape.yaml" <<'EOF'
+exec:
+  cmd: 'echo "x: 1"'
+  name: ../../../../../../escaped
+EOF
+expect_error 2 "kdelta run: $T/escape.yaml: job 1: exec: name '../../../../../../escaped' cannot name its log file in the run directory; use letters, digits and ._+=,@%- only, not a leading '.', and not 'setup'" \
+	"$KDELTA" run "$T/escape.yaml" --result-root "$T/r" --work-dir "$T/w"
+[ -e "$T/escaped.log" ] || [ -e "$T/r/escaped.log" ] && fail "log written outside the run directory"
+sed -i 's|name: .*|name: setup|' "$T/escape.yaml"
+expect_error 2 "kdelta run: $T/escape.yaml: job 1: exec: name 'setup' cannot name its log file in the run directory; use letters, digits and ._+=,@%- only, not a leading '.', and not 'setup'" \
+	"$KDELTA" run "$T/escape.yaml" --result-root "$T/r" --work-dir "$T/w"
+
 expect_error 2 "kdelta run: no job file given; usage: kdelta run JOB.yaml... (see 'kdelta run --help')" \
 	"$KDELTA" run --runs 2
 expect_error 2 "kdelta run: --runs expects a number of 1 or more, not '0'" \

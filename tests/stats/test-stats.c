@@ -172,6 +172,23 @@ static void test_summarize(void)
 	CHECK(s.n == 0 && s.mean == 0 && s.stddev == 0 && s.rel_stddev == 0);
 }
 
+/* The test does not depend on the unit: tiny magnitudes give the same p. */
+static void test_welch_scale(void)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 7, 6 };
+	double ta[3], tb[4];
+	struct test_result unit, tiny;
+
+	for (size_t i = 0; i < 3; i++)
+		ta[i] = a[i] * 1e-120;
+	for (size_t i = 0; i < 4; i++)
+		tb[i] = b[i] * 1e-120;
+	CHECK(welch_test(a, 3, b, 4, &unit) == 0);
+	CHECK(welch_test(ta, 3, tb, 4, &tiny) == 0);
+	CHECK(fabs(tiny.df - unit.df) < 1e-9 * unit.df);
+	CHECK(fabs(tiny.p - unit.p) < 1e-9 * unit.p);
+}
+
 static void test_welch_edges(void)
 {
 	const double c5[] = { 5, 5, 5 }, c7[] = { 7, 7, 7, 7 };
@@ -189,6 +206,7 @@ static void test_welch_edges(void)
 	CHECK(welch_test(x, 1, x, 2, &r) == -1);
 	CHECK(welch_test(x, 2, x, 2, &r) == 0);
 	CHECK(r.p == 1 && r.statistic == 0);
+	test_welch_scale();
 }
 
 static void test_mwu_edges(void)
