@@ -65,21 +65,55 @@ static int split_parse_options(int argc, char **argv, struct split_options *o)
 	return 0;
 }
 
+/*
+ * A value on one line: as it is, or, when it holds a newline or another
+ * control character (a script), double-quoted with C escapes.
+ */
+static void print_scalar(const char *s)
+{
+	bool plain = true;
+
+	for (const char *p = s; *p; p++)
+		plain = plain && (unsigned char)*p >= 0x20 && *p != 0x7f;
+	if (plain) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stdout);
+		else if (*p == '\t')
+			fputs("\\t", stdout);
+		else if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\x%02x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
 /* One line per value, with the path of keys to it: "aim7.load: 3000". */
 static void print_flat(const char *path, const struct jnode *node)
 {
 	bool scalars = true;
 
 	if (node->kind == JNODE_SCALAR) {
-		printf("    %s:%s%s\n", path, *node->scalar ? " " : "", node->scalar);
+		printf("    %s:%s", path, *node->scalar ? " " : "");
+		print_scalar(node->scalar);
+		putchar('\n');
 		return;
 	}
 	for (size_t i = 0; i < node->n; i++)
 		scalars = scalars && node->values[i]->kind == JNODE_SCALAR;
 	if (!node->n || (node->kind == JNODE_LIST && scalars)) {
 		printf("    %s: %c", path, node->kind == JNODE_LIST ? '[' : '{');
-		for (size_t i = 0; i < node->n; i++)
-			printf("%s%s", i ? ", " : "", node->values[i]->scalar);
+		for (size_t i = 0; i < node->n; i++) {
+			fputs(i ? ", " : "", stdout);
+			print_scalar(node->values[i]->scalar);
+		}
 		printf("%c\n", node->kind == JNODE_LIST ? ']' : '}');
 		return;
 	}

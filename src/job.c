@@ -11,6 +11,8 @@
 #include "job-internal.h"
 #include "kdelta/util.h"
 
+/* Longest value that goes into a job name as it is (see name_add). */
+#define JOB_NAME_VALUE_MAX 32
 /* Longest job name: it is one path component of the store. */
 #define JOB_NAME_MAX 120
 
@@ -230,18 +232,34 @@ static void name_add(struct strbuf *sb, const struct param_spec *spec,
 		/* "true" alone says nothing: name the switch instead. */
 		parse_bool(value->scalar, &yes, NULL);
 		strbuf_addf(sb, "%s%s", yes ? "" : "no_", spec->name);
-	} else if (value->kind == JNODE_SCALAR) {
-		strbuf_addstr(sb, value->scalar);
+	} else {
+		struct strbuf text = STRBUF_INIT;
+
+		if (value->kind == JNODE_SCALAR)
+			strbuf_addstr(&text, value->scalar);
+		for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
+			strbuf_addf(&text, "%s%s", j ? "," : "",
+				    value->values[j]->scalar);
+		/*
+		 * A script or a command line would make an unreadable name:
+		 * it stands as "<key>-<hash of the value>".
+		 */
+		if (text.len <= JOB_NAME_VALUE_MAX && !strpbrk(text.buf, " \t\r\n"))
+			strbuf_addstr(sb, text.buf);
+		else
+			strbuf_addf(sb, "%s-%08llx", spec->name,
+				    (unsigned long long)(hash64(text.buf, text.len) &
+							 0xffffffffULL));
+		strbuf_release(&text);
 	}
-	for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
-		strbuf_addf(sb, "%s%s", j ? "," : "", value->values[j]->scalar);
 }
 
 /*
  * LKP's way: the job's parameter values in file order, joined by '-', so
  * "disk: 1BRD_48G, fs: xfs, aim7: {test: disk_wrt, load: 3000}" is named
  * 1BRD_48G-xfs-disk_wrt-3000; a boolean shows as its name ("drop_caches")
- * or "no_<name>".  Values at their defaults are left out, so
+ * or "no_<name>", a value longer than 32 bytes or with blanks as
+ * "<name>-<hash>" ("cmd-1f3a9c02").  Values at their defaults are left out, so
  * that a completed job (as split writes it and the runner records it) has
  * the same name as the job it came from.
  */
