@@ -49,6 +49,8 @@ expect_line() {
 	grep -qxF -- "$2" "$1" || {
 		fail "no line '$2' in $1"
 		sed 's/^/  | /' "$1" >&2
+		# The progress lines say why each commit was classified.
+		[ "$1" = "$T/out" ] && sed 's/^/  ! /' "$T/err" >&2
 	}
 }
 

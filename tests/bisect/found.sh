@@ -7,7 +7,7 @@ source "$TESTLIB"
 source "$SRCDIR/tests/bisect/common.sh"
 
 make_fixture --slow-at 13
-bisect --good main~19 --bad main --runs 3 --max-runs 6 --report "$T/mail"
+bisect --good main~19 --bad main --runs 3 --max-runs 12 --report "$T/mail"
 [ "$status" = 0 ] || fail "exit status $status, want 0: $(cat "$T/err")"
 expect_line "$T/out" "first bad commit: ${H[13]} (\"commit 13: bench: do 25% more work per operation\")"
 expect_line "$T/out" "metric: exec.ops_per_sec"

@@ -35,7 +35,7 @@ ok_runs() {
 
 make_fixture --slow-at 13
 args=(--repo "$REPO" --build 'cc -O2 -o bench bench.c' --result-root "$RESULTS"
-      --work-dir "$WORK" --good main~19 --bad main --runs 3 --max-runs 6 "$JOB")
+      --work-dir "$WORK" --good main~19 --bad main --runs 3 --max-runs 12 "$JOB")
 
 # 1. SIGINT after two classified commits.
 "$KDELTA" bisect "${args[@]}" >"$T/out1" 2>"$T/err1" &

@@ -7,7 +7,7 @@ source "$SRCDIR/tests/bisect/common.sh"
 
 # Commit 9 is the first one git bisect proposes, and it does not compile.
 make_fixture --slow-at 13 --broken-at 9
-bisect --good main~19 --bad main --runs 3 --max-runs 6
+bisect --good main~19 --bad main --runs 3 --max-runs 12
 [ "$status" = 0 ] || fail "exit status $status, want 0: $(cat "$T/err")"
 grep -Eq "^bisect: testing ${H[9]:0:12} \([0-9]+ steps? left\): build failed \(exited with status 1: .*error.*\) → skip$" "$T/err" ||
 	fail "commit 9 not skipped for its failed build: $(cat "$T/err")"
@@ -21,7 +21,7 @@ expect_restored
 # Commit 12, the parent of the slow one, does not compile.
 rm -rf "$REPO" "$RESULTS"
 make_fixture --slow-at 13 --broken-at 12
-bisect --good main~19 --bad main --runs 3 --max-runs 6
+bisect --good main~19 --bad main --runs 3 --max-runs 12
 [ "$status" = 1 ] || fail "exit status $status, want 1: $(cat "$T/err")"
 expect_line "$T/out" "first bad commit: one of these 2, which could not all be tested:"
 expect_line "$T/out" "  ${H[12]} (\"commit 12: bench: a change that does not compile\")"
