@@ -427,6 +427,16 @@ static int close_sampled(struct sampled *m, struct kd_err *err)
 	if (m->gz && gzclose(m->gz) != Z_OK)
 		rc = kd_error(err, "%s: %s", m->raw_path,
 			      strerror(errno ? errno : EIO));
+	/* The raw samples reach the disk before the run is marked complete. */
+	if (m->gz && !rc) {
+		int raw = open(m->raw_path, O_RDONLY | O_CLOEXEC);
+
+		if (raw < 0 || fsync(raw) < 0)
+			rc = kd_error(err, "%s: %s", m->raw_path,
+				      strerror(errno));
+		if (raw >= 0)
+			close(raw);
+	}
 	m->gz = NULL;
 	if (m->fd >= 0)
 		close(m->fd);
