@@ -95,13 +95,12 @@ static int usage_error(const char *fmt, ...)
 
 static int parse_count(const char *opt, const char *arg, long min, long *out)
 {
-	char *end;
+	int64_t value = 0;
 
-	errno = 0;
-	*out = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || *out < min || *out > 100000)
+	if (parse_int(arg, &value, NULL) < 0 || value < min || value > 100000)
 		return usage_error("%s expects a number of %ld or more, not '%s'",
 				   opt, min, arg);
+	*out = (long)value;
 	return 0;
 }
 

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,15 +69,14 @@ struct run_args {
 
 static int parse_count(const char *opt, const char *arg, long min, long *out)
 {
-	char *end;
+	int64_t value = 0;
 
-	errno = 0;
-	*out = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || *out < min || *out > 100000) {
+	if (parse_int(arg, &value, NULL) < 0 || value < min || value > 100000) {
 		fprintf(stderr, "kdelta run: %s expects a number%s, not '%s'\n",
 			opt, min > 0 ? " of 1 or more" : "", arg);
 		return -1;
 	}
+	*out = (long)value;
 	return 0;
 }
 

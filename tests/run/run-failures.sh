@@ -69,6 +69,10 @@ expect_error 2 "kdelta run: no job file given; usage: kdelta run JOB.yaml... (se
 	"$KDELTA" run --runs 2
 expect_error 2 "kdelta run: --runs expects a number of 1 or more, not '0'" \
 	"$KDELTA" run "$T/job.yaml" --runs 0
+expect_error 2 "kdelta run: --runs expects a number of 1 or more, not '3x'" \
+	"$KDELTA" run "$T/job.yaml" --runs 3x
+expect_error 2 "kdelta run: --warmup expects a number, not '99999999999999999999'" \
+	"$KDELTA" run "$T/job.yaml" --warmup 99999999999999999999
 expect_error 2 "kdelta run: '..' is not a valid commit label; use a name or a hash" \
 	"$KDELTA" run "$T/job.yaml" --commits a,..
 expect_error 2 "kdelta run: empty commit label; give names like --commits base,test" \
