@@ -19,14 +19,13 @@ skip() {
 }
 
 # expect_error STATUS MESSAGE CMD...: CMD fails with STATUS, prints exactly
-# MESSAGE (one line) on stderr and nothing on stdout, in under a second.
+# MESSAGE (one line) on stderr and nothing on stdout.  No timing is asserted:
+# on a loaded machine any command can take a second.
 expect_error() {
-	local want_status=$1 want_msg=$2 status start end
+	local want_status=$1 want_msg=$2 status
 	shift 2
-	start=$(date +%s%N)
 	"$@" >"$T/out" 2>"$T/err"
 	status=$?
-	end=$(date +%s%N)
 	if [ "$status" != "$want_status" ]; then
 		fail "$*: exit status $status, want $want_status"
 	fi
@@ -37,9 +36,6 @@ expect_error() {
 	fi
 	if [ -s "$T/out" ]; then
 		fail "$*: printed on stdout"
-	fi
-	if [ $(((end - start) / 1000000)) -ge 1000 ]; then
-		fail "$*: took $(((end - start) / 1000000)) ms"
 	fi
 }
 
