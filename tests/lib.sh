@@ -19,13 +19,26 @@ skip() {
 }
 
 # expect_error STATUS MESSAGE CMD...: CMD fails with STATUS, prints exactly
-# MESSAGE (one line) on stderr and nothing on stdout.  No timing is asserted:
-# on a loaded machine any command can take a second.
+# MESSAGE (one line) on stderr and nothing on stdout.  Speed is not asserted
+# (on a loaded machine any command can take a second), only that CMD ends:
+# one that is still running after a minute has hung.
 expect_error() {
 	local want_status=$1 want_msg=$2 status
 	shift 2
-	"$@" >"$T/out" 2>"$T/err"
+	local pid watchdog
+	"$@" <&0 >"$T/out" 2>"$T/err" &
+	pid=$!
+	(sleep 60 && kill -9 "$pid" && touch "$T/hung") >/dev/null 2>&1 &
+	watchdog=$!
+	wait "$pid"
 	status=$?
+	pkill -P "$watchdog" 2>/dev/null
+	kill "$watchdog" 2>/dev/null
+	wait "$watchdog" 2>/dev/null
+	if [ -e "$T/hung" ]; then
+		rm -f "$T/hung"
+		fail "$*: still running after 60 s"
+	fi
 	if [ "$status" != "$want_status" ]; then
 		fail "$*: exit status $status, want $want_status"
 	fi
