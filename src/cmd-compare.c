@@ -72,7 +72,8 @@ static void explain_test(const struct metric_row *row,
 {
 	const struct test_result *t = &cell->test;
 
-	if (cell->verdict == VERDICT_ABSENT || cell->verdict == VERDICT_FEW_RUNS)
+	if (cell->verdict == VERDICT_ABSENT || cell->verdict == VERDICT_FEW_RUNS ||
+	    cell->verdict == VERDICT_NOT_FINITE)
 		return;
 	if (opt->test == SIG_WELCH)
 		strbuf_addf(out, "    Welch's t-test: t = %.6g, df = %.6g, p = %.6g\n",

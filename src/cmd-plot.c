@@ -143,6 +143,8 @@ static char *verdict_note(const struct metric_row *row, size_t v)
 		return xstrdup("too few runs to decide");
 	case VERDICT_ABSENT:
 		return xstrdup("absent");
+	case VERDICT_NOT_FINITE:
+		return xstrdup("statistics not finite");
 	default:
 		break;
 	}

@@ -49,6 +49,8 @@
 
 static const char rule_base[] = "base variant";
 static const char rule_absent[] = "absent in the base or in this variant";
+static const char rule_not_finite[] =
+	"statistics not finite: the samples exceed double precision; not decided";
 static const char rule_few_runs[] =
 	"fewer than 3 runs in the base or in this variant: not decided";
 static const char rule_not_significant_q[] =
@@ -81,6 +83,22 @@ static void fill_change(const struct sample_summary *base,
 	}
 }
 
+/*
+ * Finite samples can still overflow their mean, variance or change
+ * (1e308 and -1e308): such a cell is not decided, and its p-value never
+ * enters the correction.
+ */
+static bool summary_finite(const struct metric_cell *cell)
+{
+	return isfinite(cell->sum.mean) && isfinite(cell->sum.stddev);
+}
+
+static void set_not_finite(struct metric_cell *cell)
+{
+	cell->verdict = VERDICT_NOT_FINITE;
+	cell->rule = rule_not_finite;
+}
+
 /* Step 2, and step 3's test alone. */
 static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
 		      const struct compare_options *opt)
@@ -90,6 +108,11 @@ static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
 	if (!base->samples || !cell->samples) {
 		cell->verdict = VERDICT_ABSENT;
 		cell->rule = rule_absent;
+		return;
+	}
+	if (!summary_finite(base) || !summary_finite(cell) ||
+	    (!cell->change_infinite && !isfinite(cell->change))) {
+		set_not_finite(cell);
 		return;
 	}
 	if (nb < MIN_RUNS || nv < MIN_RUNS) {
@@ -109,6 +132,10 @@ static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
 		cell->test.p = lkp_changed(base->samples, nb, cell->samples,
 					   nv) ? 0 : 1;
 		break;
+	}
+	if (isnan(cell->test.p)) {
+		set_not_finite(cell);
+		return;
 	}
 	/* Provisional: tested, not yet judged (see is_tested()). */
 	cell->verdict = VERDICT_SAME;
@@ -329,6 +356,7 @@ const char *verdict_name(enum verdict verdict)
 		[VERDICT_FEW_RUNS] = "few-runs",
 		[VERDICT_ABSENT] = "absent",
 		[VERDICT_BASE] = "base",
+		[VERDICT_NOT_FINITE] = "not-finite",
 	};
 
 	return names[verdict];

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "builtin.h"
 #include "kdelta/err.h"
 #include "kdelta/util.h"
@@ -74,6 +76,12 @@ int main(int argc, char **argv)
 {
 	const struct command *cmd;
 
+	/*
+	 * GSL's default error handler aborts the process.  Off, its
+	 * functions return NaN or an error code instead, which the
+	 * statistics check (decide.c's "not-finite" verdict).
+	 */
+	gsl_set_error_handler_off();
 	if (argc < 2) {
 		usage(stderr);
 		return KD_EXIT_USAGE;

@@ -67,15 +67,42 @@ char *monitor_proc_path(const char *path)
 	return xasprintf("%s%s", root ? root : "", path);
 }
 
+/*
+ * The epoch of a "time: " line, [p, end): decimal digits, optionally a
+ * fraction, as kdelta and LKP write it -- no sign, exponent, hex, "nan" or
+ * "inf", which strtod() would take.
+ */
+static bool parse_epoch(const char *p, const char *end, double *out)
+{
+	char buf[64];
+	size_t len = (size_t)(end - p), dots = 0;
+
+	if (!len || len >= sizeof(buf))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		bool digit = p[i] >= '0' && p[i] <= '9';
+		/* one '.', between digits */
+		bool dot = p[i] == '.' && i && i + 1 < len && !dots++;
+
+		if (!digit && !dot)
+			return false;
+	}
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	*out = strtod(buf, NULL);
+	return true;
+}
+
 int raw_next_sample(const char *raw, size_t len, size_t *pos,
 		    struct raw_sample *sample, struct kd_err *err)
 {
 	static const char tag[] = "time: ";
-	const char *p = raw + *pos, *end = raw + len, *eol, *next;
-	char *num_end;
+	const char *p, *end, *eol, *next;
 
-	if (p >= end)
+	if (*pos >= len)	/* also raw == NULL, len == 0 */
 		return 0;
+	p = raw + *pos;
+	end = raw + len;
 	if ((size_t)(end - p) < sizeof(tag) - 1 ||
 	    memcmp(p, tag, sizeof(tag) - 1))
 		return kd_error(err, "not a raw sample file: expected 'time: <epoch>' at byte %zu",
@@ -83,8 +110,7 @@ int raw_next_sample(const char *raw, size_t len, size_t *pos,
 	eol = memchr(p, '\n', (size_t)(end - p));
 	if (!eol)
 		eol = end;
-	sample->time = strtod(p + sizeof(tag) - 1, &num_end);
-	if (num_end == p + sizeof(tag) - 1 || num_end != eol)
+	if (!parse_epoch(p + sizeof(tag) - 1, eol, &sample->time))
 		return kd_error(err, "bad 'time:' line at byte %zu: expected an epoch like 1764466000.123456",
 				*pos);
 	sample->text = eol < end ? eol + 1 : end;

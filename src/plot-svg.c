@@ -81,12 +81,14 @@ static double y_of(double v, double lo, double hi)
 {
 	double h = SVG_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM;
 
-	return MARGIN_TOP + (hi - v) / (hi - lo) * h;
+	return MARGIN_TOP + (1 - plot_axis_position(v, lo, hi)) * h;
 }
 
 static void format_value(char *buf, size_t size, double v)
 {
-	if (fabs(v) >= 1e7 || (v != 0 && fabs(v) < 1e-3))
+	if (isnan(v))
+		snprintf(buf, size, "nan");	/* never "-nan" */
+	else if (fabs(v) >= 1e7 || (v != 0 && fabs(v) < 1e-3))
 		snprintf(buf, size, "%.4g", v);
 	else if (fabs(v) >= 100)
 		snprintf(buf, size, "%.0f", v);
@@ -141,7 +143,9 @@ static void add_column(struct strbuf *out, const struct plot_series *s,
 			    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" fill-opacity=\"0.55\"/>\n",
 			    x + dx, y_of(s->samples[i], lo, hi), color);
 	}
-	if (c->ci > 0)
+	/* A mean or spread beyond double precision is not drawn. */
+	if (c->ci > 0 && isfinite(c->sum.mean - c->ci) &&
+	    isfinite(c->sum.mean + c->ci))
 		strbuf_addf(out,
 			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n"
 			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n"
@@ -152,10 +156,11 @@ static void add_column(struct strbuf *out, const struct plot_series *s,
 			    x + 39, y_of(c->sum.mean - c->ci, lo, hi), color,
 			    x + 29, y_of(c->sum.mean + c->ci, lo, hi),
 			    x + 39, y_of(c->sum.mean + c->ci, lo, hi), color);
-	strbuf_addf(out,
-		    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
-		    x - 30, y_of(c->sum.mean, lo, hi), x + 40,
-		    y_of(c->sum.mean, lo, hi), color);
+	if (isfinite(c->sum.mean))
+		strbuf_addf(out,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+			    x - 30, y_of(c->sum.mean, lo, hi), x + 40,
+			    y_of(c->sum.mean, lo, hi), color);
 
 	strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"%s\">",
 		    x, bottom + 20, color);
@@ -171,7 +176,8 @@ static void add_column(struct strbuf *out, const struct plot_series *s,
 	} else if (!base)
 		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">base</text>\n",
 			    x, bottom + 56);
-	else if (base->sum.mean != 0)
+	else if (base->sum.mean != 0 &&
+		 isfinite((c->sum.mean - base->sum.mean) / base->sum.mean))
 		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">%+.1f%%</text>\n",
 			    x, bottom + 56,
 			    100 * (c->sum.mean - base->sum.mean) / fabs(base->sum.mean));
@@ -192,17 +198,11 @@ void plot_svg(const char *title, const char *subtitle,
 				lo = fmin(lo, series[s].samples[i]);
 				hi = fmax(hi, series[s].samples[i]);
 			}
-		if (series[s].n) {
+		if (series[s].n && isfinite(cols[s].sum.mean - cols[s].ci) &&
+		    isfinite(cols[s].sum.mean + cols[s].ci)) {
 			lo = fmin(lo, cols[s].sum.mean - cols[s].ci);
 			hi = fmax(hi, cols[s].sum.mean + cols[s].ci);
 		}
-	}
-	if (!isfinite(lo)) {
-		lo = 0;
-		hi = 1;
-	} else if (hi == lo) {
-		lo -= lo ? fabs(lo) * 0.05 : 1;
-		hi += hi ? fabs(hi) * 0.05 : 1;
 	}
 	nticks = plot_ticks(lo, hi, 6, ticks, ARRAY_SIZE(ticks));
 	lo = ticks[0];

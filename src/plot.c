@@ -3,6 +3,7 @@
  * ASCII plots, after the ones in LKP robot mails: samples in the order they
  * ran, a labelled y axis, a marker per variant and a legend.
  */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,35 +23,101 @@
 
 static const char markers[] = "*O+x#@%&";
 
-size_t plot_ticks(double lo, double hi, size_t want, double *ticks,
-		  size_t max)
-{
-	double range, rough, mag, step, first;
-	size_t n = 0;
+/*
+ * Narrower spans would need steps below DBL_MIN (subnormal, too coarse to
+ * tell ticks apart) or more significant digits than a label can show.
+ */
+#define AXIS_MIN_SPAN 1e-300
+#define AXIS_MIN_RELATIVE_SPAN 1e-9
 
-	if (!(hi > lo) || !isfinite(lo) || !isfinite(hi) || !max || want < 2)
-		return 0;
-	range = hi - lo;
-	rough = range / (double)(want - 1);
-	mag = pow(10, floor(log10(rough)));
-	if (rough / mag < 1.5)
+/*
+ * Makes [*lo, *hi] an axis range plot_ticks() can divide: finite, lo < hi,
+ * a span of at least AXIS_MIN_SPAN and of AXIS_MIN_RELATIVE_SPAN of the
+ * magnitude.  One constant value gets 5% of its magnitude on either side
+ * (1 for 0); the padding stops at +-DBL_MAX.
+ */
+static void axis_range(double *lo, double *hi)
+{
+	double magnitude, min_span, mid, pad;
+
+	if (isnan(*lo) || isnan(*hi) || *lo > *hi) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	*lo = fmax(*lo, -DBL_MAX);
+	*hi = fmin(*hi, DBL_MAX);
+	magnitude = fmax(fabs(*lo), fabs(*hi));
+	min_span = fmax(AXIS_MIN_SPAN, magnitude * AXIS_MIN_RELATIVE_SPAN);
+	/* Halves: hi - lo itself overflows for -DBL_MAX .. DBL_MAX. */
+	if (*hi / 2 - *lo / 2 >= min_span / 2)
+		return;
+	if (*lo == *hi) {
+		pad = *lo ? fmax(fabs(*lo) * 0.05, min_span) : 1;
+		mid = *lo;
+	} else {
+		pad = min_span / 2;
+		mid = *lo / 2 + *hi / 2;
+	}
+	*lo = fmax(mid - pad, -DBL_MAX);
+	*hi = fmin(mid + pad, DBL_MAX);
+}
+
+/* 1, 2, 5 or 10 times a power of ten, near (hi - lo) / (want - 1). */
+static double axis_step(double lo, double hi, size_t want)
+{
+	double rough_log = log10(hi / 2 - lo / 2) + log10(2.0 / (double)(want - 1));
+	double mag = pow(10, floor(rough_log));
+	double ratio = pow(10, rough_log - floor(rough_log));
+	double step;
+
+	if (ratio < 1.5)
 		step = mag;
-	else if (rough / mag < 3.5)
+	else if (ratio < 3.5)
 		step = 2 * mag;
-	else if (rough / mag < 7.5)
+	else if (ratio < 7.5)
 		step = 5 * mag;
 	else
 		step = 10 * mag;
-	first = floor(lo / step) * step;
-	for (double t = first; n < max; t = first + step * (double)n) {
-		/* Snap -0.0 and representation noise to the step grid. */
-		double snapped = round(t / step) * step;
+	/* Near DBL_MAX the round step itself may overflow. */
+	return isfinite(step) ? step : mag;
+}
 
-		ticks[n++] = snapped == 0 ? 0 : snapped;
-		if (snapped >= hi - step * 1e-9)
+size_t plot_ticks(double lo, double hi, size_t want, double *ticks,
+		  size_t max)
+{
+	double step, first;
+	size_t n = 0;
+
+	if (max < 2)
+		return 0;
+	axis_range(&lo, &hi);
+	step = axis_step(lo, hi, want < 2 ? 2 : want);
+	/* |lo / step| is below 1e10: the multiples of step are exact. */
+	first = floor(lo / step);
+	if (first * step > lo)	/* lo / step underflowed to -0 */
+		first--;
+	while (n < max) {
+		double t = (first + (double)n) * step;
+
+		/* A round tick beyond +-DBL_MAX: the axis ends there. */
+		if (t < -DBL_MAX)
+			t = lo;
+		else if (t > DBL_MAX)
+			t = hi;
+		ticks[n++] = t == 0 ? 0 : t;	/* no "-0" */
+		if (t >= hi - step * 1e-9)
 			break;
 	}
 	return n;
+}
+
+double plot_axis_position(double v, double lo, double hi)
+{
+	/* Halves: no overflow for any finite bounds. */
+	double span = hi / 2 - lo / 2;
+
+	return span > 0 ? (v / 2 - lo / 2) / span : 0.5;
 }
 
 /* Decimals enough to tell ticks `step` apart, none for whole steps. */
@@ -64,20 +131,29 @@ static int tick_decimals(double step)
 	return d;
 }
 
-static void format_tick(char *buf, size_t size, double v, int decimals)
-{
-	if (fabs(v) >= 1e10)
-		snprintf(buf, size, "%.3g", v);
-	else
-		snprintf(buf, size, "%.*f", decimals, v);
-}
+/*
+ * Large and tiny ticks are written in exponent notation, with the
+ * significant digits that tell ticks `step` apart: "1.000000005e+15".
+ */
+#define TICK_FIXED_BELOW 1e10
+#define TICK_FIXED_STEP 1e-6
 
 void plot_tick_label(const double *ticks, size_t nticks, size_t i,
 		     char *buf, size_t size)
 {
-	int decimals = nticks > 1 ? tick_decimals(ticks[1] - ticks[0]) : 0;
+	double step = nticks > 1 ? ticks[1] - ticks[0] : 0;
+	double top = nticks ? fmax(fabs(ticks[0]), fabs(ticks[nticks - 1])) : 0;
+	int digits;
 
-	format_tick(buf, size, ticks[i], decimals);
+	if (top < TICK_FIXED_BELOW && (step >= TICK_FIXED_STEP || step == 0)) {
+		snprintf(buf, size, "%.*f", tick_decimals(step), ticks[i]);
+		return;
+	}
+	digits = 3;
+	if (step > 0 && isfinite(step) && top > 0)
+		digits = (int)fmax(3, fmin(17, floor(log10(top)) -
+						   floor(log10(step)) + 1));
+	snprintf(buf, size, "%.*g", digits, ticks[i]);
 }
 
 struct frame {
@@ -103,15 +179,6 @@ static void frame_init(struct frame *f, const struct plot_series *series,
 			lo = fmin(lo, series[s].samples[i]);
 			hi = fmax(hi, series[s].samples[i]);
 		}
-	if (!isfinite(lo)) {
-		lo = 0;
-		hi = 1;
-	} else if (hi == lo) {
-		double pad = lo ? fabs(lo) * 0.05 : 1;
-
-		lo -= pad;
-		hi += pad;
-	}
 	f->nticks = plot_ticks(lo, hi, 5, f->ticks, ARRAY_SIZE(f->ticks));
 	f->lo = f->ticks[0];
 	f->hi = f->ticks[f->nticks - 1];
@@ -128,7 +195,7 @@ static void frame_init(struct frame *f, const struct plot_series *series,
 
 static size_t value_row(const struct frame *f, double v)
 {
-	double r = (f->hi - v) / (f->hi - f->lo) * (double)f->height;
+	double r = (1 - plot_axis_position(v, f->lo, f->hi)) * (double)f->height;
 
 	return (size_t)fmax(0, fmin((double)f->height, round(r)));
 }

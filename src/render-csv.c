@@ -43,7 +43,8 @@ static void csv_cell(struct strbuf *out, const struct metric_cell *c)
 	bool present = c->samples != NULL;
 	bool compared = present && c->verdict != VERDICT_BASE &&
 			c->verdict != VERDICT_ABSENT;
-	bool tested = compared && c->verdict != VERDICT_FEW_RUNS;
+	bool tested = compared && c->verdict != VERDICT_FEW_RUNS &&
+		      c->verdict != VERDICT_NOT_FINITE;
 
 	strbuf_addf(out, "%zu,", present ? c->sum.n : 0);
 	csv_number(out, c->sum.mean, present);

@@ -59,7 +59,8 @@ static void json_cell_test(json_t *c, const struct metric_cell *cell)
 {
 	bool tested = cell->verdict != VERDICT_BASE &&
 		      cell->verdict != VERDICT_ABSENT &&
-		      cell->verdict != VERDICT_FEW_RUNS;
+		      cell->verdict != VERDICT_FEW_RUNS &&
+		      cell->verdict != VERDICT_NOT_FINITE;
 	bool changed = cell->verdict != VERDICT_BASE && cell->samples &&
 		       cell->verdict != VERDICT_ABSENT;
 

@@ -199,13 +199,15 @@ static bool row_has_verdict(const struct comparison *cmp,
 
 /*
  * Changed metrics; with --all every metric.  Key results that could not
- * be decided are always listed: a robot must not read silence as "same".
+ * be decided are always listed: a robot must not read silence as "same";
+ * so is every metric whose statistics are not finite.
  */
 static bool row_shown(const struct comparison *cmp,
 		      const struct metric_row *row,
 		      const struct compare_options *opt)
 {
 	return opt->all || row_has_verdict(cmp, row, VERDICT_CHANGED) ||
+	       row_has_verdict(cmp, row, VERDICT_NOT_FINITE) ||
 	       (row->key && row_has_verdict(cmp, row, VERDICT_FEW_RUNS));
 }
 

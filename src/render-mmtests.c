@@ -6,7 +6,9 @@
  * otherwise), the name, and per variant the value and its gain over the
  * base in percent -- positive is better, as in mmtests, so for lower-is-
  * better metrics the sign is that of the decrease.  A significant change
- * is marked as mmtests marks it: "*  17.13%*" instead of "(  17.13%)".
+ * is marked as mmtests marks it: "*  17.13%*" instead of "(  17.13%)"; a
+ * gain that cannot be computed, or whose statistics are not finite, is
+ * "(     n/a)".
  */
 #include <math.h>
 #include <stdlib.h>
@@ -65,8 +67,11 @@ static void add_cell(struct strbuf *out, const struct metric_row *row,
 		return;
 	}
 	value = cell_value(cell, hmean);
-	strbuf_addf(out, "%*.2f", VALUE_WIDTH, value);
-	if (!base->sum.n) {
+	if (isnan(value))
+		add_right(out, "nan", VALUE_WIDTH);	/* never "-nan" */
+	else
+		strbuf_addf(out, "%*.2f", VALUE_WIDTH, value);
+	if (!base->sum.n || cell->verdict == VERDICT_NOT_FINITE) {
 		strbuf_addstr(out, " (     n/a)");
 		return;
 	}
@@ -76,6 +81,10 @@ static void add_cell(struct strbuf *out, const struct metric_row *row,
 		return;
 	}
 	gain = 100 * (value - base_value) / fabs(base_value);
+	if (!isfinite(gain)) {
+		strbuf_addstr(out, " (     n/a)");
+		return;
+	}
 	if (row->better < 0)
 		gain = -gain;
 	strbuf_addf(out, " %c%7.2f%%%c", mark ? '*' : '(', gain == 0 ? 0 : gain,

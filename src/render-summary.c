@@ -25,13 +25,17 @@ static const struct metric_row *find_row(const struct comparison *cmp,
 	return NULL;
 }
 
-/* A group counts towards the geometric mean when every mean is positive. */
+/*
+ * A group counts towards the geometric mean when every mean is positive
+ * and finite.
+ */
 static bool geo_usable(const struct metric_row *row, size_t nvariants)
 {
 	if (!row)
 		return false;
 	for (size_t v = 0; v < nvariants; v++)
-		if (!row->cells[v].sum.n || !(row->cells[v].sum.mean > 0))
+		if (!row->cells[v].sum.n || !(row->cells[v].sum.mean > 0) ||
+		    !isfinite(row->cells[v].sum.mean))
 			return false;
 	return true;
 }

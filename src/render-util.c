@@ -50,6 +50,8 @@ void lkp_add_mean(struct strbuf *out, double mean, size_t n,
 
 	if (!n)
 		strbuf_addch(out, '-');
+	else if (isnan(mean))
+		strbuf_addstr(out, "nan");	/* never "-nan" */
 	else if (fabs(mean) < decimals_below)
 		strbuf_addf(out, "%.2f", mean);
 	else if (fabs(mean) > 1e8)
@@ -121,6 +123,10 @@ void lkp_add_change(struct strbuf *out, const struct metric_cell *base,
 		strbuf_addstr(out, " not enough runs");
 		return;
 	}
+	if (cell->verdict == VERDICT_NOT_FINITE) {
+		strbuf_addstr(out, " not finite");
+		return;
+	}
 	if (!base->sum.n || !cell->sum.n ||
 	    (!cell->change_infinite && !isfinite(cell->change)))
 		return;
@@ -138,10 +144,12 @@ static void add_change_column(struct strbuf *out,
 	struct strbuf text = STRBUF_INIT;
 
 	if (mode != LKP_CHANGE_SIGNIFICANT ||
-	    cell->verdict == VERDICT_CHANGED)
+	    cell->verdict == VERDICT_CHANGED ||
+	    cell->verdict == VERDICT_NOT_FINITE)
 		lkp_add_change(&text, base, cell, style);
 	if (mode == LKP_CHANGE_QUIET && text.len &&
-	    cell->verdict != VERDICT_FEW_RUNS) {
+	    cell->verdict != VERDICT_FEW_RUNS &&
+	    cell->verdict != VERDICT_NOT_FINITE) {
 		struct strbuf quiet = STRBUF_INIT;
 
 		/* the ')' takes the blank after the column */

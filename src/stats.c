@@ -60,7 +60,8 @@ void summarize(const double *x, size_t n, struct sample_summary *out)
 	out->mean = gsl_stats_mean(x, 1, n);
 	/* GSL divides by n - 1: one sample has no spread, not a NaN one. */
 	out->stddev = n > 1 ? gsl_stats_sd_m(x, 1, n, out->mean) : 0;
-	if (out->mean != 0)
+	/* A spread beyond double precision stays visible in rel_stddev. */
+	if (out->mean != 0 || !isfinite(out->stddev))
 		out->rel_stddev = 100 * out->stddev / fabs(out->mean);
 	sorted = sorted_copy(x, n, stack_buf);
 	out->min = sorted[0];
@@ -90,6 +91,11 @@ int welch_test(const double *a, size_t na, const double *b, size_t nb,
 	va = gsl_stats_variance_m(a, 1, na, mean_a) / na;
 	vb = gsl_stats_variance_m(b, 1, nb, mean_b) / nb;
 	se2 = va + vb;
+	if (!isfinite(mean_a) || !isfinite(mean_b) || !isfinite(se2)) {
+		/* Beyond double precision (1e308 and -1e308): no test. */
+		out->statistic = out->df = out->p = NAN;
+		return 0;
+	}
 	if (se2 == 0) {
 		/*
 		 * Both samples constant: the t statistic is 0/0 or x/0.  Equal

@@ -31,9 +31,14 @@ enum verdict {
 	VERDICT_FEW_RUNS,	/* fewer than 3 runs: not decided */
 	VERDICT_ABSENT,		/* metric missing in this variant or the base */
 	VERDICT_BASE,		/* variant 0 */
+	VERDICT_NOT_FINITE,	/* a mean, spread, change or p-value beyond
+				 * double precision: not decided */
 };
 
-/* "same", "changed", "small", "few-runs", "absent", "base": JSON and CSV. */
+/*
+ * "same", "changed", "small", "few-runs", "absent", "base", "not-finite":
+ * JSON and CSV.
+ */
 const char *verdict_name(enum verdict verdict);
 
 /* One metric in one variant. */

@@ -34,7 +34,9 @@ struct monitor {
 	/*
 	 * Parses the raw file's decompressed text and adds the run's values as
 	 * "<name>.<key>": number to stats (per-run aggregation as DESIGN.md
-	 * says: counters last - first, gauges mean, rates mean rate).
+	 * says: counters last - first, gauges mean, rates mean rate).  raw is
+	 * len bytes, not NUL-terminated, and may be NULL when len is 0; an
+	 * empty raw file gives no metric.
 	 */
 	int (*extract)(const char *raw, size_t len, json_t *stats,
 		       struct kd_err *err);
@@ -99,9 +101,11 @@ struct raw_sample {
 };
 
 /*
- * Iterates over the samples of a raw file's text, from *pos (0 at first).
- * Returns 1 with *sample filled, 0 after the last sample, or -1 when the
- * text does not start with a "time: " line.
+ * Iterates over the samples of a raw file's text (len bytes, not
+ * NUL-terminated; NULL when len is 0), from *pos (0 at first).  Returns 1
+ * with *sample filled, 0 after the last sample, or -1 when the text does
+ * not start with a "time: " line or its epoch is not a plain decimal
+ * number (digits, optionally one fraction: no sign, exponent, hex, "nan").
  */
 int raw_next_sample(const char *raw, size_t len, size_t *pos,
 		    struct raw_sample *sample, struct kd_err *err);

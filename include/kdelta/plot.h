@@ -54,16 +54,31 @@ void plot_html_page(const char *title, const char *const *svgs, size_t n,
 		    struct strbuf *out);
 
 /*
- * Round axis ticks covering [lo, hi]: about `want` ticks at steps of 1, 2
- * or 5 times a power of ten.  Returns the number of ticks written to
- * ticks (at most max).
+ * Round axis ticks covering [lo, hi], ascending and finite: about `want`
+ * ticks at steps of 1, 2 or 5 times a power of ten.  Total: every lo and
+ * hi give at least 2 ticks when max >= 2 (0 otherwise).  An empty range
+ * (lo > hi, as a min/max scan over no finite value leaves it, or a NaN
+ * bound) gives the axis of [0, 1]; one value, or a span too narrow to
+ * divide (below 1e-300, or below 1e-9 of the magnitude), is widened around
+ * it, one value by 5% of its magnitude (by 1 for 0); infinite bounds count
+ * as +-DBL_MAX, and where the next round tick would overflow, the end
+ * tick is the bound itself.  Returns the number of ticks written to ticks
+ * (at most max).
  */
 size_t plot_ticks(double lo, double hi, size_t want, double *ticks,
 		  size_t max);
 
 /*
+ * Where v lies on an axis from lo to hi: 0 at lo, 1 at hi, without
+ * overflow for any finite bounds (e.g. -DBL_MAX .. DBL_MAX).
+ */
+double plot_axis_position(double v, double lo, double hi);
+
+/*
  * Formats tick i of ticks as the axis shows it: the same number of
- * decimals for all, just enough to tell neighbours apart.
+ * decimals for all, just enough to tell neighbours apart; in exponent
+ * notation from 1e10 on and for steps below 1e-6, with as many significant
+ * digits as tell neighbours apart.
  */
 void plot_tick_label(const double *ticks, size_t nticks, size_t i,
 		     char *buf, size_t size);

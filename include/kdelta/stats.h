@@ -13,7 +13,8 @@ struct sample_summary {
 	size_t n;
 	double mean;
 	double stddev;		/* sample standard deviation (n - 1) */
-	double rel_stddev;	/* 100 * stddev / |mean|; 0 when mean is 0 */
+	double rel_stddev;	/* 100 * stddev / |mean|; 0 when mean is 0
+				 * (unless stddev is not finite) */
 	double min, max;
 	double median;
 };
@@ -40,7 +41,8 @@ struct test_result {
 /*
  * Welch's two-sided t-test of mean(a) != mean(b).  Needs na, nb >= 2
  * (returns -1 otherwise).  Two constant samples: p = 1 when equal, 0 when
- * not; never NaN.
+ * not.  Statistic, df and p are NaN when a mean or variance overflows
+ * (samples like 1e308 and -1e308), and only then.
  */
 int welch_test(const double *a, size_t na, const double *b, size_t nb,
 	       struct test_result *out);

@@ -192,9 +192,11 @@ static int latency_stats_extract(const char *raw, size_t len, json_t *stats,
 		last = sample;
 	if (rc < 0)
 		return -1;
+	if (!last.text)		/* no sample at all */
+		return 0;
 	pos = last.text;
 	end = last.text + last.len;
-	while (pos && next_line(&pos, end, &line, &line_len))
+	while (next_line(&pos, end, &line, &line_len))
 		parse_record(line, line_len, &stacks, &name);
 	emit_stacks(&stacks, stats);
 	for (size_t i = 0; i < stacks.n; i++)

@@ -134,11 +134,14 @@ static bool parse_value(const char *name, const char *value, size_t len,
 static int time_extract(const char *raw, size_t len, json_t *stats,
 			struct kd_err *err)
 {
-	const char *pos = raw, *end = raw + len, *line;
+	const char *pos = raw, *end, *line;
 	struct strbuf name = STRBUF_INIT;
 	size_t line_len;
 	int rc = 0;
 
+	if (!len)	/* raw may be NULL */
+		return 0;
+	end = raw + len;
 	while (!rc && next_line(&pos, end, &line, &line_len)) {
 		const char *sep = memmem(line, line_len, ": ", 2);
 		const char *key = line, *value;
@@ -147,7 +150,8 @@ static int time_extract(const char *raw, size_t len, json_t *stats,
 		while (key < line + line_len && (*key == ' ' || *key == '\t'))
 			key++;
 		if (!sep || sep < key ||
-		    !strncmp(key, "Command being timed", 19))
+		    ((size_t)(sep - key) >= 19 &&
+		     !memcmp(key, "Command being timed", 19)))
 			continue;
 		value = sep + 2;
 		strbuf_reset(&name);

@@ -7,8 +7,11 @@
  * compares every metric against testdata/monitors/expected-stats.txt, which
  * an independent Python script computed.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "kdelta/counters.h"
@@ -152,6 +155,83 @@ static void test_raw_samples(void)
 	CHECK_STR(err.msg, "not a raw sample file: expected 'time: <epoch>' at byte 0");
 	pos = 0;
 	CHECK(raw_next_sample("", 0, &pos, &s, &err) == 0);
+	CHECK(raw_next_sample(NULL, 0, &pos, &s, &err) == 0);
+}
+
+/* Epochs are plain decimal numbers: strtod's other forms are refused. */
+static void test_raw_epochs(void)
+{
+	static const char *const bad[] = {
+		"time: nan\n", "time: -1\n", "time: 0x10\n", "time: 1e9\n",
+		"time: inf\n", "time: +5\n", "time: 1.\n", "time: .5\n",
+		"time: 1..5\n", "time: 1.5.2\n", "time: 12 \n", "time: \n",
+	};
+	struct raw_sample s;
+	struct kd_err err;
+	size_t pos;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		pos = 0;
+		err.msg[0] = '\0';
+		CHECK(raw_next_sample(bad[i], strlen(bad[i]), &pos, &s, &err) == -1);
+		CHECK_STR(err.msg, "bad 'time:' line at byte 0: expected an epoch like 1764466000.123456");
+	}
+	pos = 0;
+	CHECK(raw_next_sample("time: 17\n", 9, &pos, &s, &err) == 1 && s.time == 17);
+}
+
+/*
+ * A copy of s that ends where the page ends, before a page that may not
+ * be read: reading past it is a segmentation fault in every build.
+ */
+static char *guarded_copy(const char *s, size_t len, void **map)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || len > page ||
+	    mprotect(p + page, page, PROT_NONE) < 0)
+		xdie("guarded_copy: %s", strerror(errno));
+	*map = p;
+	memcpy(p + page - len, s, len);
+	return p + page - len;
+}
+
+/*
+ * Every monitor's extract() reads only the len bytes it is given: inputs
+ * end at a page that cannot be read, without a terminator, and the empty
+ * raw file is NULL, 0.
+ */
+static void test_unterminated(void)
+{
+	static const char *const inputs[] = {
+		"time: 1796001600",
+		"time: 1796001600.5",
+		"time: 1796001600\nnr_free_pages 12",
+		"time: 1796001600\nLatency Top version : v0.1\n1 2 3 a b",
+		"time: 1796001600\nslabinfo - version: 2.1\nxfs_inode 1 2 3 4 5",
+		"time: 1796001600\nMemFree: 12",
+		"\tUser time (seconds): 2.5",
+		"\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02",
+	};
+
+	for (size_t m = 0; monitor_registry[m]; m++) {
+		struct kd_err err;
+		json_t *stats = json_object();
+
+		CHECK(monitor_registry[m]->extract(NULL, 0, stats, &err) == 0);
+		CHECK(json_object_size(stats) == 0);
+		for (size_t i = 0; i < ARRAY_SIZE(inputs); i++) {
+			size_t len = strlen(inputs[i]);
+			void *map;
+			char *raw = guarded_copy(inputs[i], len, &map);
+
+			monitor_registry[m]->extract(raw, len, stats, &err);
+			munmap(map, 2 * (size_t)sysconf(_SC_PAGESIZE));
+		}
+		json_decref(stats);
+	}
 }
 
 static void test_proc_vmstat(void)
@@ -356,6 +436,8 @@ int main(void)
 	test_metric_kind();
 	test_series();
 	test_raw_samples();
+	test_raw_epochs();
+	test_unterminated();
 	test_proc_vmstat();
 	test_slabinfo();
 	test_meminfo();

@@ -4,6 +4,8 @@
  * axis ticks, SVG escaping, and the mail writer's headers (neutralised
  * control characters, RFC 2047 words, transfer encodings).
  */
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +94,73 @@ static void test_ticks(void)
 	CHECK_NEAR(t[0], 0.002, 1e-12);
 	plot_tick_label(t, n, 1, buf, sizeof(buf));
 	CHECK_STR(buf, "0.003");
-	CHECK(plot_ticks(1, 1, 5, t, 16) == 0);
+	/* One value: 5% of it on either side. */
+	n = plot_ticks(1, 1, 5, t, 16);
+	CHECK(n >= 2 && t[0] <= 0.95 && t[n - 1] >= 1.05 && t[n - 1] < 1.1);
+}
+
+/*
+ * Ticks are total: any bounds give at least two finite, ascending ticks
+ * covering the range (to a billionth of a step); with them, an ASCII and an SVG plot of one constant
+ * metric at the ends of double precision (ASan checks the grid).
+ */
+static void test_ticks_total(void)
+{
+	static const double v[] = {
+		0, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-300, 1,
+		1e15, 1e15 + 0.125, 9007199254740993.0, 1e300,
+		1.7976931348623157e308, -1.7976931348623157e308,
+		INFINITY, -INFINITY, NAN,
+	};
+	double t[16];
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(v); j++) {
+			size_t n = plot_ticks(v[i], v[j], 5, t, 16);
+			bool ok = n >= 2;
+
+			for (size_t k = 0; ok && k < n; k++)
+				ok = isfinite(t[k]) && (!k || t[k] > t[k - 1]);
+			if (ok && v[i] <= v[j] && isfinite(v[i]) && isfinite(v[j]))
+				ok = t[0] <= v[i] &&
+				     t[n - 1] >= v[j] - (t[1] - t[0]) * 1e-9;
+			if (!ok)
+				fprintf(stderr, "plot_ticks(%g, %g): %zu ticks\n",
+					v[i], v[j], n);
+			CHECK(ok);
+		}
+	CHECK(plot_ticks(0, 1, 5, t, 1) == 0);
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		const double same[] = { v[i], v[i], v[i] };
+		struct plot_series s[] = { { "a", same, 3, NULL },
+					   { "b", same, 3, NULL } };
+		struct strbuf out = STRBUF_INIT;
+
+		plot_ascii("constant", s, 2, &out);
+		CHECK(longest_line(out.buf) <= PLOT_ASCII_WIDTH);
+		CHECK(!strstr(out.buf, "nan") && !strstr(out.buf, "inf"));
+		strbuf_reset(&out);
+		plot_svg("constant", NULL, s, 2, &out);
+		CHECK(!strstr(out.buf, "nan\"") && !strstr(out.buf, "inf\""));
+		strbuf_release(&out);
+	}
+}
+
+/* Ticks of tiny and huge axes tell neighbours apart. */
+static void test_tick_labels(void)
+{
+	double t[16];
+	char a[64], b[64];
+	size_t n = plot_ticks(1e15, 1e15 + 4e6, 5, t, 16);
+
+	plot_tick_label(t, n, 0, a, sizeof(a));
+	plot_tick_label(t, n, 1, b, sizeof(b));
+	CHECK_STR(a, "1e+15");
+	CHECK_STR(b, "1.000000001e+15");
+	n = plot_ticks(-1e-300, 1e-300, 5, t, 16);
+	plot_tick_label(t, n, 1, a, sizeof(a));
+	CHECK_STR(a, "-5e-301");
 }
 
 static void test_svg(void)
@@ -198,6 +266,8 @@ int main(void)
 	test_plot_ascii();
 	test_plot_ascii_edges();
 	test_ticks();
+	test_ticks_total();
+	test_tick_labels();
 	test_svg();
 	test_mail_headers();
 	test_mail_encoding();

@@ -152,6 +152,44 @@ static void test_zero_and_constant(void)
 	comparison_free(cmp);
 }
 
+/*
+ * Finite samples whose variance, mean or change overflow: the verdict
+ * "not-finite", no NaN p-value in the correction of the other rows.
+ */
+static void test_not_finite(void)
+{
+	const double wild[] = { 1e308, -1e308, 0 }, zero[] = { 0, 0, 0 };
+	const double tiny[] = { 1e-300, 2e-300, 1e-300 };
+	const double huge[] = { 1e300, 2e300, 1e300 };
+	const double k0[] = { 100, 101, 99, 100 }, k1[] = { 120, 121, 119, 120 };
+	struct comparison *cmp = comparison_new(2, 4);
+	const struct metric_row *row;
+
+	set_row(cmp, 0, "w.wild_base", true, wild, 3, zero, 3);
+	set_row(cmp, 1, "w.wild_variant", true, zero, 3, wild, 3);
+	set_row(cmp, 2, "w.change_overflows", true, tiny, 3, huge, 3);
+	set_row(cmp, 3, "w.changed", true, k0, 4, k1, 4);
+	for (int t = SIG_WELCH; t <= SIG_LKP; t++) {
+		struct compare_options opt = welch_options;
+
+		opt.test = (enum sig_test)t;
+		compare_decide(cmp, &opt);
+		row = find_row(cmp, "w.wild_base");
+		CHECK(row->cells[1].verdict == VERDICT_NOT_FINITE);
+		CHECK_STR(row->cells[1].rule,
+			  "statistics not finite: the samples exceed double precision; not decided");
+		CHECK(find_row(cmp, "w.wild_variant")->cells[1].verdict ==
+		      VERDICT_NOT_FINITE);
+		CHECK(find_row(cmp, "w.change_overflows")->cells[1].verdict ==
+		      VERDICT_NOT_FINITE);
+		row = find_row(cmp, "w.changed");
+		CHECK(row->cells[1].verdict == VERDICT_CHANGED);
+		CHECK(!isnan(row->cells[1].q));
+	}
+	CHECK_STR(verdict_name(VERDICT_NOT_FINITE), "not-finite");
+	comparison_free(cmp);
+}
+
 static void test_effect_floors(void)
 {
 	/* 0.5% apart at 0.05% noise: significant, below --min-change 1 */
@@ -292,6 +330,7 @@ int main(void)
 {
 	test_undecided();
 	test_zero_and_constant();
+	test_not_finite();
 	test_effect_floors();
 	test_options();
 	test_order();
