@@ -344,9 +344,9 @@ static int prepare_repo(struct bisect *b, bool *usage, struct kd_err *err)
 	status = git_run(b->o->repo, git_dir, &out, NULL, err);
 	strbuf_rtrim(&out);
 	b->git_dir = strbuf_detach(&out);
-	if (status < 0 || status == 127) {
+	if (status < 0) {
 		*usage = false;
-		return status < 0 ? -1 : kd_error(err, "cannot run git; install it (apt-get install git)");
+		return -1;
 	}
 	if (status)
 		return kd_error(err, "--repo %s: not a git repository",
@@ -493,15 +493,17 @@ static enum run_outcome build(struct bisect *b, const char *hash,
 	char *env_commit = xasprintf("KDELTA_COMMIT=%s", hash);
 	const char *env[] = { env_commit, NULL };
 	char *log = xasprintf("%s/build-" SHORT ".log", b->o->work_dir, hash);
-	struct proc_wait_opts wait = { .cancel_fd = b->o->cancel_fd };
 	enum run_outcome outcome = RUN_BUILD_FAILED;
-	struct proc p = { .stderr_tail = STRBUF_INIT };
+	struct proc p = PROC_INIT;
 
 	strbuf_addstr(&command, "cd ");
 	shell_quote(&command, b->o->repo);
 	strbuf_addf(&command, " || exit 125\n%s", expanded);
-	if (proc_start_shell(&p, command.buf, env, log, err) < 0 ||
-	    proc_wait(&p, &wait, err) < 0) {
+	p.shell = command.buf;
+	p.env = env;
+	p.out_path = log;
+	p.cancel_fd = b->o->cancel_fd;
+	if (proc_run(&p, err) < 0) {
 		strbuf_addstr(why, err->msg);
 	} else if (p.end == PROC_CANCELLED) {
 		outcome = RUN_STOPPED;
@@ -509,9 +511,9 @@ static enum run_outcome build(struct bisect *b, const char *hash,
 		outcome = RUN_OK;
 	} else {
 		proc_describe_end(&p, why);
-		add_build_error(why, &p.stderr_tail);
+		add_build_error(why, &p.err_buf);
 	}
-	strbuf_release(&p.stderr_tail);
+	proc_clear(&p);
 	strbuf_release(&command);
 	free(log);
 	free(env_commit);

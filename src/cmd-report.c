@@ -4,16 +4,13 @@
  * a file, or through sendmail.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "builtin.h"
 #include "kdelta/compare-args.h"
+#include "kdelta/proc.h"
 #include "kdelta/report.h"
 #include "kdelta/util.h"
 
@@ -129,100 +126,36 @@ static char **split_command(const char *cmd, char **copy)
 	return argv;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/*
- * Starts argv with the read end of a pipe as its standard input; returns
- * the pid and the write end in *in.  An exec failure comes back through a
- * close-on-exec pipe, so that it reads as one error, not a child's status.
- */
-static pid_t start_sendmail(char **argv, int *in, struct kd_err *err)
-{
-	int fds[2], report[2], child_errno = 0;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return kd_error(err, "report: pipe: %s", strerror(errno));
-	if (pipe2(report, O_CLOEXEC) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return kd_error(err, "report: pipe: %s", strerror(errno));
-	}
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[0], STDIN_FILENO);
-		execvp(argv[0], argv);
-		child_errno = errno;
-		_exit(write(report[1], &child_errno, sizeof(child_errno)) < 0 ?
-			      126 : 127);
-	}
-	close(fds[0]);
-	close(report[1]);
-	if (pid > 0 && read(report[0], &child_errno, sizeof(child_errno)) ==
-			       (ssize_t)sizeof(child_errno)) {
-		waitpid(pid, NULL, 0);
-		pid = -1;
-		errno = child_errno;
-		kd_error(err, "report: cannot run %s: %s", argv[0],
-			 strerror(errno));
-	} else if (pid < 0) {
-		kd_error(err, "report: fork: %s", strerror(errno));
-	}
-	close(report[0]);
-	if (pid < 0)
-		close(fds[1]);
-	*in = fds[1];
-	return pid;
-}
-
 /* Pipes the mail to the command and waits for it. */
 static int run_sendmail(const char *cmd, const struct strbuf *mail,
 			struct kd_err *err)
 {
 	char *copy, **argv = split_command(cmd, &copy);
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
-	int in = -1, status, write_errno = 0, ret = -1;
-	pid_t pid;
+	struct proc p = PROC_INIT;
+	int ret = -1;
 
 	if (!argv[0]) {
 		kd_error(err, "report: the sendmail command is empty");
 		goto out;
 	}
-	pid = start_sendmail(argv, &in, err);
-	if (pid < 0)
-		goto out;
-	/* A sendmail that exits early must not kill us with SIGPIPE. */
-	sigaction(SIGPIPE, &ignore, &old);
-	if (write_all(in, mail->buf, mail->len) < 0)
-		write_errno = errno;
-	close(in);
-	sigaction(SIGPIPE, &old, NULL);
-	if (waitpid(pid, &status, 0) < 0)
-		kd_error(err, "report: waiting for %s: %s", argv[0],
-			 strerror(errno));
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+	p.argv = (const char *const *)argv;
+	p.in = PROC_PIPE;
+	p.in_buf = mail->buf;
+	p.in_len = mail->len;
+	p.out = PROC_INHERIT;
+	p.err = PROC_INHERIT;
+	if (proc_run(&p, err) < 0)
+		kd_error_prefix(err, "report");
+	else if (p.end != PROC_EXITED || p.status)
 		kd_error(err, "report: %s failed (%s %d); the mail was not sent",
-			 cmd, WIFEXITED(status) ? "exit status" : "signal",
-			 WIFEXITED(status) ? WEXITSTATUS(status)
-					   : WTERMSIG(status));
-	else if (write_errno)
+			 cmd, p.end == PROC_EXITED ? "exit status" : "signal",
+			 p.status);
+	else if (p.in_errno)
 		kd_error(err, "report: writing to %s: %s", argv[0],
-			 strerror(write_errno));
+			 strerror(p.in_errno));
 	else
 		ret = 0;
+	proc_clear(&p);
 out:
 	free(argv);
 	free(copy);

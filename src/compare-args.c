@@ -5,17 +5,16 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kdelta/compare-args.h"
+#include "kdelta/git.h"
 #include "kdelta/matrix.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
@@ -458,49 +457,12 @@ static bool revision_like(const char *label)
 	return true;
 }
 
-static void read_all(int fd, struct strbuf *out)
-{
-	char buf[4096];
-	ssize_t n;
-
-	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
-	       (n < 0 && errno == EINTR))
-		if (n > 0)
-			strbuf_add(out, buf, (size_t)n);
-}
-
 /* git -C repo log -1 --format=%s label --, or NULL when git says no. */
 static char *git_subject(const char *repo, const char *label)
 {
-	const char *argv[] = { "git", "-C", repo, "log", "-1", "--format=%s",
-			       label, "--", NULL };
-	struct strbuf out = STRBUF_INIT;
-	int fds[2], status;
-	pid_t pid;
+	const char *args[] = { "log", "-1", "--format=%s", label, "--", NULL };
 
-	if (!revision_like(label) || pipe2(fds, O_CLOEXEC) < 0)
-		return NULL;
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDERR_FILENO);
-		dup2(fds[1], STDOUT_FILENO);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	if (pid > 0)
-		read_all(fds[0], &out);
-	close(fds[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) || !out.len) {
-		strbuf_release(&out);
-		return NULL;
-	}
-	strbuf_rtrim(&out);
-	return strbuf_detach(&out);
+	return revision_like(label) ? git_line(repo, args) : NULL;
 }
 
 /* One git call per distinct label, whatever the number of groups. */

@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +22,12 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kdelta/disk.h"
 #include "kdelta/loop.h"
 #include "kdelta/mount.h"
+#include "kdelta/proc.h"
 #include "kdelta/schema.h"
 #include "kdelta/util.h"
 
@@ -38,8 +37,6 @@
 #define BRD_MAX_MEMORY_FACTOR 8
 /* Room on the RAM disk's tmpfs beyond the backing file. */
 #define BRD_TMPFS_SLACK (16ULL << 20)
-/* Bytes of mkfs output kept for the error message. */
-#define MKFS_OUTPUT_MAX 65536
 
 /* The file systems made on a loop device; one line per file system. */
 static const struct block_fs {
@@ -267,66 +264,6 @@ static int create_backing_file(struct fs_mount *m, const struct fs_config *c,
 	return 0;
 }
 
-static void read_output(int fd, struct strbuf *output)
-{
-	char buf[4096];
-
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		if (output->len < MKFS_OUTPUT_MAX)
-			strbuf_add(output, buf, (size_t)n);
-	}
-}
-
-/*
- * Runs argv (argv[0] at path, no shell) with its stdout and stderr into
- * output, and waits for it.
- */
-static int run_program(const char *path, char *const argv[],
-		       struct strbuf *output, int *status, struct kd_err *err)
-{
-	posix_spawn_file_actions_t actions;
-	posix_spawnattr_t attr;
-	sigset_t none, all;
-	int pipe_fds[2], ret;
-	pid_t pid;
-
-	if (pipe2(pipe_fds, O_CLOEXEC))
-		return kd_error(err, "fs: pipe: %s", strerror(errno));
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-	posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
-	/* Whatever kdelta blocks or catches, the tool gets the defaults. */
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &all);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-					POSIX_SPAWN_SETSIGDEF);
-	ret = posix_spawn(&pid, path, &actions, &attr, argv, environ);
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&actions);
-	close(pipe_fds[1]);
-	if (ret) {
-		close(pipe_fds[0]);
-		return kd_error(err, "fs: running %s: %s", path, strerror(ret));
-	}
-	read_output(pipe_fds[0], output);
-	close(pipe_fds[0]);
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return kd_error(err, "fs: waiting for %s: %s", path,
-					strerror(errno));
-	return 0;
-}
-
 /*
  * The line of mkfs's output that says what went wrong: its "ERROR:" lines
  * (mkfs.btrfs), else its first line (mkfs.xfs prints its usage after it).
@@ -362,31 +299,34 @@ static int run_mkfs(const struct fs_config *c, const char *device,
 		    struct kd_err *err)
 {
 	const struct block_fs *b = c->block;
-	char *argv[] = { (char *)b->mkfs, (char *)b->mkfs_options[0],
-			 (char *)b->mkfs_options[1], (char *)device, NULL };
-	struct strbuf output = STRBUF_INIT, complaint = STRBUF_INIT;
-	int status, ret = 0;
+	const char *argv[] = { c->mkfs_path, b->mkfs_options[0],
+			       b->mkfs_options[1], device, NULL };
+	struct strbuf complaint = STRBUF_INIT;
+	struct proc p = PROC_INIT;
+	int ret = 0;
 
-	if (run_program(c->mkfs_path, argv, &output, &status, err)) {
-		strbuf_release(&output);
-		return -1;
+	p.argv = argv;
+	p.out = PROC_PIPE;
+	p.err = PROC_TO_OUT;
+	if (proc_run(&p, err) < 0) {
+		proc_clear(&p);
+		return kd_error_prefix(err, "fs");
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		strbuf_release(&output);
+	if (p.end == PROC_EXITED && p.status == 0) {
+		proc_clear(&p);
 		return 0;
 	}
-	mkfs_complaint(output.buf, &complaint);
-	if (WIFEXITED(status))
+	mkfs_complaint(p.out_buf.buf, &complaint);
+	if (p.end == PROC_EXITED)
 		ret = kd_error(err, "fs: %s %s %s %s failed (exit status %d): %s",
 			       b->mkfs, b->mkfs_options[0], b->mkfs_options[1],
-			       device, WEXITSTATUS(status), complaint.buf);
+			       device, p.status, complaint.buf);
 	else
 		ret = kd_error(err, "fs: %s %s %s %s was killed by signal %d (%s)",
 			       b->mkfs, b->mkfs_options[0], b->mkfs_options[1],
-			       device, WTERMSIG(status),
-			       strsignal(WTERMSIG(status)));
+			       device, p.status, strsignal(p.status));
 	strbuf_release(&complaint);
-	strbuf_release(&output);
+	proc_clear(&p);
 	return ret;
 }
 

@@ -246,30 +246,30 @@ static void run_setup_hook(struct run *r)
 	char *env_commit = xasprintf("KDELTA_COMMIT=%s", r->commit);
 	const char *env[] = { env_commit, NULL };
 	char *log = xasprintf("%s/%s", r->run_dir, STORE_SETUP_LOG);
-	struct proc_wait_opts wait = {
-		.cancel_fd = o->cancel_fd,
-		.tick = (void (*)(void *))progress_tick,
-		.tick_arg = &r->b->progress,
-	};
 	struct strbuf how = STRBUF_INIT;
+	struct proc p = PROC_INIT;
 	struct kd_err err;
-	struct proc p;
 
-	if (proc_start_shell(&p, command, env, log, &err) < 0 ||
-	    proc_wait(&p, &wait, &err) < 0) {
+	p.shell = command;
+	p.env = env;
+	p.out_path = log;
+	p.cancel_fd = o->cancel_fd;
+	p.tick = (void (*)(void *))progress_tick;
+	p.tick_arg = &r->b->progress;
+	if (proc_run(&p, &err) < 0) {
 		run_fail(r, "setup: %s", err.msg);
 	} else if (p.end == PROC_CANCELLED) {
 		r->interrupted = true;
 	} else if (p.end != PROC_EXITED || p.status) {
 		proc_describe_end(&p, &how);
 		strbuf_addstr(&how, ": ");
-		text_tail_lines(p.stderr_tail.buf, p.stderr_tail.len, 2, 300, &how);
+		text_tail_lines(p.err_buf.buf, p.err_buf.len, 2, 300, &how);
 		strbuf_rtrim(&how);
 		if (how.buf[how.len - 1] == ':')
 			strbuf_setlen(&how, how.len - 1);
 		run_fail(r, "setup %s", how.buf);
 	}
-	strbuf_release(&p.stderr_tail);
+	proc_clear(&p);
 	strbuf_release(&how);
 	free(log);
 	free(env_commit);
@@ -361,34 +361,20 @@ static void run_prepare(struct run *r)
 
 struct workload_child {
 	const struct run *r;
-	const char *work_dir;
 	int go[2];		/* the parent writes one byte: start */
 };
 
-/* In the child: wait for the go, redirect, run the workload, exit. */
+/* In the child: wait for the go, run the workload, exit. */
 static int workload_child_main(void *arg)
 {
 	struct workload_child *c = arg;
 	const struct run *r = c->r;
-	char *log = xasprintf("%s/%s.log", r->run_dir, r->prefix);
-	char *errlog = xasprintf("%s/%s.stderr", r->run_dir, r->prefix);
-	int in, out, errfd;
-	char go;
 	struct kd_err err;
+	char go;
 
 	close(c->go[1]);
 	if (read(c->go[0], &go, 1) != 1)
-		_exit(1);	/* the parent gave up before the start */
-	in = open("/dev/null", O_RDONLY);
-	out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	errfd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (in < 0 || out < 0 || errfd < 0 || chdir(c->work_dir) < 0) {
-		fprintf(stderr, "kdelta: %s: %s\n", c->work_dir, strerror(errno));
-		_exit(1);
-	}
-	dup2(in, STDIN_FILENO);
-	dup2(out, STDOUT_FILENO);
-	dup2(errfd, STDERR_FILENO);
+		return 1;	/* the parent gave up before the start */
 	if (r->wl->run(jnode_get(r->job->root, r->wl->section.name), stdout,
 		       &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
@@ -417,33 +403,39 @@ static void workload_failure(struct run *r, const struct proc *p)
 /* Forks the workload, starts it once forked, waits for it. */
 static void run_workload(struct run *r, struct workload_usage *usage)
 {
-	struct workload_child child = { .r = r,
-					.work_dir = fs_work_dir(r->mount) };
-	struct proc_wait_opts wait = {
-		.cancel_fd = r->b->opts->cancel_fd,
-		.tick = (void (*)(void *))progress_tick,
-		.tick_arg = &r->b->progress,
-	};
+	struct workload_child child = { .r = r };
+	char *log = xasprintf("%s/%s.log", r->run_dir, r->prefix);
+	char *errlog = xasprintf("%s/%s.stderr", r->run_dir, r->prefix);
+	int dir_fd = open(fs_work_dir(r->mount), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct proc p = PROC_INIT;
 	struct kd_err err;
-	struct proc p;
 
-	if (pipe2(child.go, O_CLOEXEC) < 0) {
-		run_fail(r, "cannot create a pipe: %s", strerror(errno));
-		return;
+	if (dir_fd < 0 || pipe2(child.go, O_CLOEXEC) < 0) {
+		run_fail(r, "%s: %s", dir_fd < 0 ? fs_work_dir(r->mount) : "pipe",
+			 strerror(errno));
+		goto out;
 	}
+	p.fn = workload_child_main;
+	p.arg = &child;
+	p.dir_fd = dir_fd;
+	p.out_path = log;
+	p.err_path = errlog;
+	p.cancel_fd = r->b->opts->cancel_fd;
+	p.tick = (void (*)(void *))progress_tick;
+	p.tick_arg = &r->b->progress;
 	/* Forked before the go, so that monitors see only the workload. */
-	if (proc_start_fn(&p, workload_child_main, &child, &err) < 0) {
+	if (proc_start(&p, &err) < 0) {
 		close(child.go[0]);
 		close(child.go[1]);
 		run_fail(r, "%s", err.msg);
-		return;
+		goto out;
 	}
 	close(child.go[0]);
 	p.start = now_monotonic();
 	if (write(child.go[1], "g", 1) != 1)
-		kill(-p.pid, SIGKILL);
+		proc_kill(&p);
 	close(child.go[1]);
-	if (proc_wait(&p, &wait, &err) < 0)
+	if (proc_wait(&p, &err) < 0)
 		run_fail(r, "%s", err.msg);
 	else if (p.end == PROC_CANCELLED)
 		r->interrupted = true;
@@ -451,7 +443,12 @@ static void run_workload(struct run *r, struct workload_usage *usage)
 		workload_failure(r, &p);
 	usage->ru = p.rusage;
 	usage->elapsed = p.elapsed;
-	strbuf_release(&p.stderr_tail);
+	proc_clear(&p);
+out:
+	if (dir_fd >= 0)
+		close(dir_fd);
+	free(errlog);
+	free(log);
 }
 
 /* Stops monitors and tears the file system down, whatever happened. */

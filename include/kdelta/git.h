@@ -6,18 +6,19 @@
 #include "kdelta/strbuf.h"
 
 /*
- * Running git in a repository (src/git.c), for bisect: "git -C repo
- * args...", never through a shell, with LC_ALL=C so that its messages can
- * be parsed, in a process group of its own so that a terminal's Ctrl-C
- * reaches kdelta only (which lets git finish what it does, then cleans
- * up).
+ * Running git in a repository (src/git.c), for bisect and for the commit
+ * subjects of compare: "git -C repo args...", through proc.h, never through
+ * a shell, with LC_ALL=C so that its messages can be parsed, in a process
+ * group of its own so that a terminal's Ctrl-C reaches kdelta only (which
+ * lets git finish what it does, then cleans up).
  */
 
 /*
  * Runs git with args (NULL-terminated) and returns its exit status (128+N
- * when signal N killed it, 127 when git cannot run); stdout and stderr go
- * into out and errout, either of which may be NULL.  Returns -1 only when
- * git could not be started at all.
+ * when signal N killed it); stdout and stderr go into out and errout,
+ * either of which may be NULL.  Returns -1 when git could not be started
+ * ("cannot run git; install it (apt-get install git)" when it is not
+ * installed).
  */
 int git_run(const char *repo, const char *const *args, struct strbuf *out,
 	    struct strbuf *errout, struct kd_err *err);

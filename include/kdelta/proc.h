@@ -3,6 +3,7 @@
 #define KDELTA_PROC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -10,77 +11,141 @@
 #include "kdelta/strbuf.h"
 
 /*
- * Child processes, after git's run-command: start a command (or a function)
- * in a process group of its own, wait for it while watching a cancel file
- * descriptor and a timeout, and keep the tail of its stderr.  Used by the
- * runner (setup hooks, workloads) and by bisect (build and install
- * commands).
+ * Child processes, after git's run-command: the one way kdelta starts a
+ * process (setup hooks, workloads and their workers, exec's command, mkfs,
+ * git, sendmail, bisect's build).  Fill a struct proc that PROC_INIT
+ * initialised, then proc_start() and proc_wait(), or proc_run() for both;
+ * proc_clear() releases what the results hold.
  *
- * Every child runs in a new process group, so that a terminal's Ctrl-C
- * reaches kdelta only, and kdelta can stop the child with everything it
- * started: on cancel or timeout the whole group gets SIGTERM, then SIGKILL
- * after PROC_KILL_GRACE seconds.
+ *	struct proc p = PROC_INIT;
+ *	const char *argv[] = { "git", "-C", repo, "log", "-1", NULL };
+ *
+ *	p.argv = argv;
+ *	p.out = PROC_PIPE;
+ *	if (proc_run(&p, err) < 0 || p.end != PROC_EXITED || p.status)
+ *		...;			(p.out_buf has what it printed)
+ *	proc_clear(&p);
+ *
+ * A child runs argv (argv[0] searched in PATH unless it holds a '/'), a
+ * shell command line (/bin/sh -c) or a function of kdelta's own in a forked
+ * copy of kdelta.  It runs in a process group of its own unless same_group,
+ * so that a terminal's Ctrl-C reaches kdelta only and kdelta can stop the
+ * child with what it started; with the signals kdelta catches back at
+ * their defaults and nothing blocked; and with PR_SET_PDEATHSIG, so that
+ * killing kdelta (SIGKILL) kills the child too.
+ *
+ * Stopping it: on cancel or timeout its process group gets SIGTERM, and
+ * SIGKILL PROC_KILL_GRACE seconds later if the child has not ended.  Once
+ * the child has ended, whatever is left of its process group is killed.
  */
 #define PROC_KILL_GRACE 2.0
-/* Bytes of stderr kept by proc_run(). */
+/* Bytes of stderr kept with PROC_TAIL. */
 #define PROC_STDERR_TAIL 4096
+
+/*
+ * The child's standard streams (in, out, err): a file descriptor of the
+ * caller's (>= 0; duplicated, the caller keeps it), or one of these.
+ */
+enum {
+	PROC_NULL = -1,		/* /dev/null */
+	PROC_INHERIT = -2,	/* kdelta's own */
+	PROC_PIPE = -3,		/* in: in_buf is written to it; out, err:
+				 * captured whole into out_buf, err_buf */
+	PROC_TAIL = -4,		/* err only: its last PROC_STDERR_TAIL bytes
+				 * are kept in err_buf */
+	PROC_TO_OUT = -5,	/* err only: where stdout goes (2>&1) */
+};
 
 enum proc_end {
 	PROC_EXITED,		/* status holds the exit status */
-	PROC_SIGNALED,		/* the child died of signal 'signal' */
+	PROC_SIGNALED,		/* the child died of signal 'status' */
 	PROC_TIMED_OUT,		/* killed after the timeout */
 	PROC_CANCELLED,		/* killed because cancel_fd became readable */
 };
 
 struct proc {
-	pid_t pid;
-	int pidfd;
-	int stderr_fd;		/* read end of the stderr pipe, or -1 */
-	/* Filled by proc_wait(). */
-	enum proc_end end;
-	int status;		/* exit status, or the signal number */
-	struct rusage rusage;	/* of the child and its reaped descendants */
-	double elapsed;		/* seconds from start to exit */
-	double start;		/* now_monotonic() at start; a caller that
-				 * holds the child back resets it on release */
-	struct strbuf stderr_tail;
-};
+	/* What runs: exactly one of argv (NULL-terminated), shell, fn. */
+	const char *const *argv;
+	const char *shell;
+	int (*fn)(void *arg);		/* its return value: the exit status */
+	void *arg;
 
-struct proc_wait_opts {
-	int cancel_fd;		/* -1: none; readable: stop the child */
-	double timeout;		/* seconds; 0: none */
-	/* Called about every tick seconds while waiting (progress). */
-	void (*tick)(void *arg);
+	/* Where and how; PROC_INIT gives none of these. */
+	const char *const *env;		/* "NAME=value" set, "NAME" removed */
+	int dir_fd;			/* fchdir() there first; -1: stay */
+	int in, out, err;		/* PROC_INIT: /dev/null, /dev/null, tail */
+	const char *out_path;		/* if set: stdout to this file, created */
+	const char *err_path;		/* or truncated (mode 0644), not out/err */
+	const char *in_buf;		/* with in = PROC_PIPE */
+	size_t in_len;
+	bool same_group;		/* stay in kdelta's process group */
+
+	/* While proc_wait() waits. */
+	int cancel_fd;			/* -1: none; readable: stop the child */
+	double timeout;			/* seconds from start; 0: none */
+	void (*tick)(void *arg);	/* called about every tick_interval s */
 	void *tick_arg;
-	double tick_interval;
+	double tick_interval;		/* 0: 1 s */
+
+	/* Results. */
+	pid_t pid;			/* once started */
+	double start;			/* now_monotonic() at start; a caller
+					 * that holds the child back resets it
+					 * on release */
+	enum proc_end end;
+	int status;			/* exit status, or the signal number */
+	struct rusage rusage;		/* of the child and its reaped children */
+	double elapsed;			/* seconds from start to its end */
+	int in_errno;			/* writing in_buf failed (EPIPE: the
+					 * child did not read all of it) */
+	int exec_errno;			/* proc_start() failed because the
+					 * program could not be executed
+					 * (ENOENT: not found) */
+	struct strbuf out_buf, err_buf;
+
+	/* Private. */
+	bool reaped;			/* its pid may name another process */
+	int pidfd;
+	int pipes[3];			/* kdelta's ends of in, out, err */
+	size_t in_done;
 };
 
-/*
- * Forks a child that calls fn(arg) and exits with its return value.  In the
- * child, the signals kdelta catches are back to their defaults.
- */
-int proc_start_fn(struct proc *p, int (*fn)(void *arg), void *arg,
-		  struct kd_err *err);
+#define PROC_INIT {							\
+	.dir_fd = -1, .in = PROC_NULL, .out = PROC_NULL, .err = PROC_TAIL, \
+	.cancel_fd = -1, .out_buf = STRBUF_INIT, .err_buf = STRBUF_INIT, \
+	.pidfd = -1, .pipes = { -1, -1, -1 },				\
+}
 
 /*
- * Runs "sh -c command" with the variables of env ("NAME=value", NULL
- * terminated; may be NULL) added to the environment, stdin from /dev/null,
- * stdout to stdout_path (NULL: /dev/null), and stderr into a pipe whose tail
- * proc_wait() keeps.
+ * Starts the child.  Fails (and reaps it) when it could not be set up or
+ * its program could not be run: "cannot run 'x': No such file or
+ * directory".
  */
-int proc_start_shell(struct proc *p, const char *command,
-		     const char *const *env, const char *stdout_path,
-		     struct kd_err *err);
+int proc_start(struct proc *p, struct kd_err *err);
 
 /*
- * Waits for the child to end (see enum proc_end), reaps it and releases
- * what proc_start_*() allocated except stderr_tail.  Returns -1 only when
- * waiting itself failed.
+ * Waits for the child to end (see enum proc_end), feeding in_buf and
+ * collecting out and err on the way, then kills what is left of its
+ * process group and reaps it.  Returns -1 only when waiting itself failed
+ * (the child is killed then).
  */
-int proc_wait(struct proc *p, const struct proc_wait_opts *opts,
-	      struct kd_err *err);
+int proc_wait(struct proc *p, struct kd_err *err);
 
-void proc_release(struct proc *p);
+/* proc_start(), then proc_wait(). */
+int proc_run(struct proc *p, struct kd_err *err);
+
+/*
+ * For children started with same_group, of a process that has no other
+ * children: reaps the next of procs[0..n) to end (its results filled in)
+ * and returns its index; -1 when none is left or waiting failed.
+ */
+ssize_t proc_reap_any(struct proc *procs, size_t n);
+
+/* Kills a started child (and its group unless same_group) with SIGKILL. */
+void proc_kill(struct proc *p);
+
+/* Frees out_buf and err_buf. */
+void proc_clear(struct proc *p);
 
 /* "exited with status 3", "killed by signal 9 (Killed)", "timed out ...". */
 void proc_describe_end(const struct proc *p, struct strbuf *out);
@@ -95,7 +160,7 @@ void text_tail_lines(const char *text, size_t len, int max_lines,
 /*
  * Catches signals (SIGINT, SIGTERM, ...) with sigaction: the handler only
  * writes the signal number into a socket pair, whose reading end is
- * returned, to be polled (proc_wait_opts.cancel_fd) or read with proc_caught_signal().
+ * returned, to be polled (proc.cancel_fd) or read with proc_caught_signal().
  * The handler keeps catching: a second Ctrl-C cannot cut a cleanup short.
  * Returns -1 on failure.
  */

@@ -8,9 +8,9 @@
  *   disk_rr   read a prepared file in blocks at random offsets;
  *   disk_rw   write a prepared file in blocks at random offsets (AIM's
  *             "random disk writes").
- * The workers are this process's children, so the runner's rusage covers
- * them; they start together once all are ready, report through shared
- * memory, and die with their parent (PR_SET_PDEATHSIG).
+ * The workers are this process's children (proc.h), so the runner's rusage
+ * covers them; they start together once all are ready, report through
+ * shared memory, and die with their parent (PR_SET_PDEATHSIG).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,11 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
+#include "kdelta/proc.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
@@ -170,71 +169,61 @@ static int disk_work(struct disk_worker *w, struct disk_slot *slot,
 	return 0;
 }
 
-/* The worker process: never returns. */
-static _Noreturn void disk_worker_main(const struct disk_params *p,
-				       int64_t index, pid_t parent,
-				       struct disk_slot *slot, int ready_fd,
-				       int go_fd)
+/* The workers of one run, seen from the parent. */
+struct disk_pool {
+	const struct disk_params *p;
+	struct disk_slot *slots;	/* shared, p->load of them */
+	struct proc *procs;		/* p->load of them */
+	int64_t started;
+	int ready[2], go[2];		/* pipes: workers ready, start */
+};
+
+/*
+ * A worker process.  It runs in the copy of the pool made when it was
+ * forked, in which started is its own index.
+ */
+static int disk_worker_main(void *arg)
 {
+	struct disk_pool *pool = arg;
+	const struct disk_params *p = pool->p;
+	int64_t index = pool->started;
+	struct disk_slot *slot = &pool->slots[index];
 	struct disk_worker w = { .p = p, .fd = -1 };
 	int ret;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(1);
+	close(pool->ready[0]);
+	close(pool->go[1]);
 	snprintf(w.file, sizeof(w.file), "%s.%" PRId64, p->name, index);
 	w.random = hash64(w.file, strlen(w.file));
 	w.buf = xmalloc(p->block_size);
 	memset(w.buf, 'a', p->block_size);
-	ret = disk_work(&w, slot, ready_fd, go_fd, &slot->err);
+	ret = disk_work(&w, slot, pool->ready[1], pool->go[0], &slot->err);
 	if (w.fd >= 0)
 		close(w.fd);
 	if (p->mode != DISK_WRT)
 		unlink(w.file);
 	free(w.buf);
-	_exit(ret < 0 ? 1 : 0);
+	return ret < 0 ? 1 : 0;
 }
 
-/* The workers of one run, seen from the parent. */
-struct disk_pool {
-	const struct disk_params *p;
-	struct disk_slot *slots;	/* shared, p->load of them */
-	pid_t *pids;			/* 0 once reaped */
-	int *status;			/* wait status, once reaped */
-	int64_t started;
-	int ready[2], go[2];		/* pipes: workers ready, start */
-};
-
-static bool disk_exited_ok(int status)
+static bool disk_exited_ok(const struct proc *worker)
 {
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/* Reaps worker pid; returns false if it is not one of ours. */
-static bool disk_reaped(struct disk_pool *pool, pid_t pid, int status)
-{
-	for (int64_t i = 0; i < pool->started; i++) {
-		if (pool->pids[i] != pid)
-			continue;
-		pool->pids[i] = 0;
-		pool->status[i] = status;
-		return true;
-	}
-	return false;
+	return worker->end == PROC_EXITED && worker->status == 0;
 }
 
 /* Kills the workers still running and reaps them. */
 static void disk_stop(struct disk_pool *pool)
 {
-	for (int64_t i = 0; i < pool->started; i++)
-		if (pool->pids[i] > 0)
-			kill(pool->pids[i], SIGKILL);
+	int64_t left = 0;
+
 	for (int64_t i = 0; i < pool->started; i++) {
-		while (pool->pids[i] > 0 &&
-		       waitpid(pool->pids[i], &pool->status[i], 0) < 0 &&
-		       errno == EINTR)
-			;
-		pool->pids[i] = 0;
+		if (pool->procs[i].reaped)
+			continue;
+		proc_kill(&pool->procs[i]);
+		left++;
 	}
+	while (left > 0 && proc_reap_any(pool->procs, pool->started) >= 0)
+		left--;
 }
 
 /*
@@ -244,20 +233,10 @@ static void disk_stop(struct disk_pool *pool)
  */
 static int disk_reap(struct disk_pool *pool)
 {
-	int64_t left = pool->started;
+	for (int64_t left = pool->started; left > 0; left--) {
+		ssize_t i = proc_reap_any(pool->procs, pool->started);
 
-	while (left > 0) {
-		int status;
-		pid_t pid = waitpid(-1, &status, 0);
-
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			return -1;
-		if (!disk_reaped(pool, pid, status))
-			continue;
-		left--;
-		if (!disk_exited_ok(status))
+		if (i < 0 || !disk_exited_ok(&pool->procs[i]))
 			return -1;
 	}
 	return 0;
@@ -267,6 +246,7 @@ static int disk_reap(struct disk_pool *pool)
 static int disk_failure(const struct disk_pool *pool, struct kd_err *err)
 {
 	const char *name = pool->p->name;
+	struct strbuf how = STRBUF_INIT;
 	int64_t bad = -1;
 
 	for (int64_t i = 0; i < pool->started; i++)
@@ -274,36 +254,29 @@ static int disk_failure(const struct disk_pool *pool, struct kd_err *err)
 			return kd_error(err, "%s: worker %" PRId64 ": %s", name,
 					i, pool->slots[i].err.msg);
 	for (int64_t i = 0; i < pool->started && bad < 0; i++)
-		if (!disk_exited_ok(pool->status[i]))
+		if (pool->procs[i].reaped && !disk_exited_ok(&pool->procs[i]))
 			bad = i;
 	if (bad < 0)
 		return kd_error(err, "%s: a worker stopped unexpectedly", name);
-	if (WIFSIGNALED(pool->status[bad]))
-		return kd_error(err, "%s: worker %" PRId64 " was killed by signal %d (%s)",
-				name, bad, WTERMSIG(pool->status[bad]),
-				strsignal(WTERMSIG(pool->status[bad])));
-	return kd_error(err, "%s: worker %" PRId64 " exited with status %d", name,
-			bad, WEXITSTATUS(pool->status[bad]));
+	proc_describe_end(&pool->procs[bad], &how);
+	kd_error(err, "%s: worker %" PRId64 " %s", name, bad, how.buf);
+	strbuf_release(&how);
+	return -1;
 }
 
+/* Starts the workers, in this process's group: the runner stops it whole. */
 static int disk_fork(struct disk_pool *pool, struct kd_err *err)
 {
-	pid_t parent = getpid();
-
 	for (int64_t i = 0; i < pool->p->load; i++) {
-		pid_t pid = fork();
+		struct proc *worker = &pool->procs[i];
 
-		if (pid < 0)
-			return kd_error(err, "%s: cannot start worker %" PRId64 " of %" PRId64 ": %s",
-					pool->p->name, i + 1, pool->p->load,
-					strerror(errno));
-		if (pid == 0) {
-			close(pool->ready[0]);
-			close(pool->go[1]);
-			disk_worker_main(pool->p, i, parent, &pool->slots[i],
-					 pool->ready[1], pool->go[0]);
-		}
-		pool->pids[i] = pid;
+		worker->fn = disk_worker_main;
+		worker->arg = pool;
+		worker->same_group = true;
+		worker->in = worker->out = worker->err = PROC_INHERIT;
+		if (proc_start(worker, err) < 0)
+			return kd_error_prefix(err, "%s: cannot start worker %" PRId64 " of %" PRId64,
+					       pool->p->name, i + 1, pool->p->load);
 		pool->started++;
 	}
 	return 0;
@@ -389,8 +362,9 @@ static int disk_pool_init(struct disk_pool *pool, const struct disk_params *p,
 	}
 	if (pipe2(pool->ready, O_CLOEXEC) < 0 || pipe2(pool->go, O_CLOEXEC) < 0)
 		return kd_error(err, "%s: pipe: %s", p->name, strerror(errno));
-	pool->pids = xcalloc(n, sizeof(*pool->pids));
-	pool->status = xcalloc(n, sizeof(*pool->status));
+	pool->procs = xcalloc(n, sizeof(*pool->procs));
+	for (size_t i = 0; i < n; i++)
+		pool->procs[i] = (struct proc)PROC_INIT;
 	return 0;
 }
 
@@ -411,8 +385,7 @@ static void disk_pool_release(struct disk_pool *pool)
 	}
 	if (pool->slots)
 		munmap(pool->slots, (size_t)pool->p->load * sizeof(*pool->slots));
-	free(pool->pids);
-	free(pool->status);
+	free(pool->procs);
 }
 
 static int disk_run(const char *name, enum disk_mode mode,

@@ -8,25 +8,19 @@
  * has ended: nothing it started outlives the run.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/pidfd.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
+#include "kdelta/proc.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
 #define EXEC_SHOWN_MAX 200		/* bytes of the command shown in errors */
-#define EXEC_TERM_GRACE_MS 1000		/* after SIGTERM, before SIGKILL */
 
 struct exec_cmd {
 	char **argv;		/* NULL-terminated, what execvp() runs */
@@ -98,51 +92,11 @@ static int exec_cmd_init(struct exec_cmd *c, const struct jnode *params,
 	return 0;
 }
 
-/* In the child: becomes the command; on failure, errno goes up errfd. */
-static _Noreturn void exec_child(const struct exec_cmd *c, int out_fd,
-				 int errfd, pid_t parent)
-{
-	static const int reset[] = { SIGINT, SIGTERM, SIGQUIT, SIGPIPE,
-				     SIGCHLD, SIGHUP };
-	sigset_t none;
-	int null_fd, e;
-
-	setpgid(0, 0);
-	/* If the parent died before the prctl, the new parent is init. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(127);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (size_t i = 0; i < ARRAY_SIZE(reset); i++)
-		signal(reset[i], SIG_DFL);
-	null_fd = open("/dev/null", O_RDONLY);
-	if (null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0 ||
-	    dup2(out_fd, STDOUT_FILENO) < 0)
-		goto failed;
-	if (c->shell)
-		execv("/bin/sh", c->argv);
-	else
-		execvp(c->argv[0], c->argv);
-failed:
-	e = errno;
-	/* The parent reads why from errfd; if even that fails, the status says. */
-	if (write(errfd, &e, sizeof(e)) != sizeof(e))
-		_exit(126);
-	_exit(127);
-}
-
-/* How the wait for the command ended. */
-struct exec_end {
-	int status;		/* its wait status */
-	bool timed_out;
-	int signal;		/* the signal that stopped this run; 0: none */
-};
-
 /*
  * The signals with which the runner stops a run.  While the command runs
- * they are blocked here and read from a signalfd, so that they are passed
- * on to the command's process group, which the runner's own kill of its
- * group does not reach.
+ * they are blocked here and read from a signalfd, so that the command's
+ * process group is stopped too, which the runner's own kill of its group
+ * does not reach.
  */
 static void exec_stop_signals(sigset_t *set)
 {
@@ -152,176 +106,86 @@ static void exec_stop_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-/* Waits up to ms for the process behind pidfd to end; false on timeout. */
-static bool exec_wait_ms(int pidfd, double ms)
+/* The stop signal the signalfd holds, or 0. */
+static int exec_stop_signal(int sigfd)
 {
-	double end = now_monotonic() + ms / 1e3;
-	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-
-	for (;;) {
-		double left = (end - now_monotonic()) * 1e3;
-		int n;
-
-		if (left <= 0)
-			return false;
-		n = poll(&pfd, 1, left > INT32_MAX ? INT32_MAX : (int)left + 1);
-		if (n > 0)
-			return true;
-		if (n < 0 && errno != EINTR)
-			return false;
-	}
-}
-
-/*
- * Watches the command until it ends.  Past its timeout, or on a stop
- * signal, its process group gets SIGTERM (or that signal), and SIGKILL if
- * it is still there EXEC_TERM_GRACE_MS later.
- */
-static void exec_watch(pid_t pid, int pidfd, int sigfd, double timeout,
-		       struct exec_end *end)
-{
-	struct pollfd pfd[2] = { { .fd = pidfd, .events = POLLIN },
-				 { .fd = sigfd, .events = POLLIN } };
-	double deadline = timeout > 0 ? now_monotonic() + timeout : 0;
 	struct signalfd_siginfo si;
-	int stop = SIGTERM;
 
-	for (;;) {
-		double left = deadline - now_monotonic();
-		int n;
-
-		if (deadline && left <= 0) {
-			end->timed_out = true;
-			break;
-		}
-		n = poll(pfd, 2, !deadline ? -1 :
-			 left * 1e3 > INT32_MAX ? INT32_MAX : (int)(left * 1e3) + 1);
-		if (n < 0 && errno != EINTR) {
-			stop = SIGKILL;		/* cannot watch it: stop it */
-			break;
-		}
-		if (n > 0 && pfd[0].revents)
-			return;
-		if (n > 0 && pfd[1].revents &&
-		    read(sigfd, &si, sizeof(si)) == sizeof(si)) {
-			end->signal = stop = (int)si.ssi_signo;
-			break;
-		}
-	}
-	kill(-pid, stop);
-	if (!exec_wait_ms(pidfd, EXEC_TERM_GRACE_MS))
-		kill(-pid, SIGKILL);
+	if (read(sigfd, &si, sizeof(si)) != sizeof(si))
+		return 0;
+	return (int)si.ssi_signo;
 }
 
-/* Waits for the command, then kills whatever is left of its group. */
-static int exec_wait(pid_t pid, const struct exec_cmd *c, struct exec_end *end,
-		     struct kd_err *err)
+static int exec_status(const struct exec_cmd *c, const struct proc *p,
+		       int sigfd, struct kd_err *err)
 {
-	int pidfd = pidfd_open(pid, 0), sigfd = -1, ret = 0;
-	sigset_t stop;
+	int signo;
 
-	exec_stop_signals(&stop);
-	if (pidfd >= 0)
-		sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
-	if (pidfd < 0 || sigfd < 0) {
-		ret = kd_error(err, "exec: cannot watch '%s': %s%s", c->shown,
-			       strerror(errno),
-			       pidfd < 0 ? " (pidfd_open needs Linux 5.3 or later)" : "");
-		kill(-pid, SIGKILL);
-	} else {
-		exec_watch(pid, pidfd, sigfd, c->timeout, end);
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	if (sigfd >= 0)
-		close(sigfd);
-	while (waitpid(pid, &end->status, 0) < 0) {
-		if (errno == EINTR)
-			continue;
-		if (!ret)
-			ret = kd_error(err, "exec: waiting for '%s': %s",
-				       c->shown, strerror(errno));
-		break;
-	}
-	kill(-pid, SIGKILL);
-	return ret;
-}
-
-static int exec_status(const struct exec_cmd *c, const struct exec_end *end,
-		       struct kd_err *err)
-{
-	int status = end->status;
-
-	if (end->signal)
+	switch (p->end) {
+	case PROC_CANCELLED:
+		signo = exec_stop_signal(sigfd);
 		return kd_error(err, "exec: '%s' was stopped: kdelta received signal %d (%s)",
-				c->shown, end->signal, strsignal(end->signal));
-	if (end->timed_out)
+				c->shown, signo, strsignal(signo));
+	case PROC_TIMED_OUT:
 		return kd_error(err, "exec: '%s' ran longer than its timeout of %gs and was killed",
 				c->shown, c->timeout);
-	if (WIFSIGNALED(status))
+	case PROC_SIGNALED:
 		return kd_error(err, "exec: '%s' was killed by signal %d (%s)",
-				c->shown, WTERMSIG(status),
-				strsignal(WTERMSIG(status)));
-	if (WEXITSTATUS(status))
+				c->shown, p->status, strsignal(p->status));
+	case PROC_EXITED:
+		break;
+	}
+	if (p->status)
 		return kd_error(err, "exec: '%s' exited with status %d",
-				c->shown, WEXITSTATUS(status));
+				c->shown, p->status);
 	return 0;
 }
 
-/* Starts the command; 0 once it runs, -1 if it could not be started. */
-static int exec_start(const struct exec_cmd *c, int out_fd, pid_t *pid,
-		      struct kd_err *err)
+/* Runs the command in a process group of its own, watching the stop signals. */
+static int exec_command(const struct exec_cmd *c, int out_fd,
+			struct kd_err *err)
 {
-	int errpipe[2], child_errno;
-	pid_t parent = getpid();
-	ssize_t n;
+	struct proc p = PROC_INIT;
+	sigset_t stop, old;
+	int ret;
 
-	if (pipe2(errpipe, O_CLOEXEC) < 0)
-		return kd_error(err, "exec: pipe: %s", strerror(errno));
-	*pid = fork();
-	if (*pid == 0) {
-		close(errpipe[0]);
-		exec_child(c, out_fd, errpipe[1], parent);
+	/* Blocked before the start: a stop signal now waits for proc_wait(). */
+	exec_stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	p.cancel_fd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (p.cancel_fd < 0) {
+		ret = kd_error(err, "exec: signalfd: %s", strerror(errno));
+		goto out;
 	}
-	close(errpipe[1]);
-	if (*pid < 0) {
-		close(errpipe[0]);
-		return kd_error(err, "exec: fork: %s", strerror(errno));
-	}
-	setpgid(*pid, *pid);	/* as the child does: whoever comes first */
-	while ((n = read(errpipe[0], &child_errno, sizeof(child_errno))) < 0 &&
-	       errno == EINTR)
-		;
-	close(errpipe[0]);
-	if (n != sizeof(child_errno))
-		return 0;	/* EOF: exec succeeded and closed the pipe */
-	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	return kd_error(err, "exec: cannot run '%s': %s", c->argv[0],
-			strerror(child_errno));
+	if (c->shell)
+		p.shell = c->argv[2];
+	else
+		p.argv = (const char *const *)c->argv;
+	p.out = out_fd;
+	p.err = PROC_INHERIT;
+	p.timeout = c->timeout;
+	ret = proc_run(&p, err);
+	if (ret < 0)
+		kd_error_prefix(err, "exec");
+	else
+		ret = exec_status(c, &p, p.cancel_fd, err);
+	close(p.cancel_fd);
+out:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	proc_clear(&p);
+	return ret;
 }
 
 static int exec_run(const struct jnode *params, FILE *out, struct kd_err *err)
 {
-	struct exec_end end = { 0 };
 	struct exec_cmd c;
-	sigset_t stop, old;
-	pid_t pid = -1;
 	int ret;
 
 	ret = exec_cmd_init(&c, params, err);
 	if (!ret && (fflush(out) == EOF || fileno(out) < 0))
 		ret = kd_error(err, "exec: the log is not a file");
-	/* Blocked before the fork: a stop signal now waits for exec_watch(). */
-	exec_stop_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, &old);
 	if (!ret)
-		ret = exec_start(&c, fileno(out), &pid, err);
-	if (!ret)
-		ret = exec_wait(pid, &c, &end, err);
-	if (!ret)
-		ret = exec_status(&c, &end, err);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+		ret = exec_command(&c, fileno(out), err);
 	exec_cmd_release(&c);
 	return ret;
 }
@@ -334,7 +198,7 @@ static const struct param_spec exec_params[] = {
 	{ .name = "name", .type = PARAM_STRING, .def = "exec",
 	  .help = "the prefix of its metrics: a line \"key: value\" becomes <name>.<key>; also names its log, <name>.log in the run directory, so letters, digits and ._+=,@%- only, no leading '.', and not setup" },
 	{ .name = "timeout", .type = PARAM_DURATION,
-	  .help = "kill the command (SIGTERM, 1s later SIGKILL, to its whole process group) if it runs longer, e.g. 10m; none if unset" },
+	  .help = "kill the command (SIGTERM, 2s later SIGKILL, to its whole process group) if it runs longer, e.g. 10m; none if unset" },
 	{ .name = NULL },
 };
 
