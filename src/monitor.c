@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The monitor session: one sampler thread for all the sampled monitors of a
- * run, and the extraction of a run directory's stats from its raw files.
+ * The monitor session: every monitor of a run, its hooks, one sampler
+ * thread for all the sampled monitors, and the extraction of a run
+ * directory's stats from its raw files.
  *
  * The thread sleeps until the earliest due sample on CLOCK_MONOTONIC with
  * absolute deadlines (start + k * interval), so that samples do not drift
  * however long a sample takes; it waits on a condition variable rather than
  * in clock_nanosleep() so that monitors_stop() can wake it at once.  Each
- * sample is one pread() loop into a reused buffer and one gzwrite(): no
- * shell, no fork, no allocation once the buffer has grown.
+ * sample is one pread() loop per file into a reused buffer and one
+ * gzwrite(): no shell, no fork, no allocation once the buffer has grown.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,23 +32,32 @@
 /* Shorter intervals would make the sampler a workload of its own. */
 #define MIN_INTERVAL 0.01
 
-struct sampled {
-	const struct monitor *monitor;
-	const struct jnode *params;	/* its section of the job, or NULL */
-	char *source;			/* the file read, after KDELTA_PROC_ROOT */
-	char *raw_path;
+struct open_source {
+	char *path;			/* after KDELTA_PROC_ROOT */
+	char *label;			/* or NULL */
 	int fd;
+};
+
+/* One monitor of the session. */
+struct active {
+	const struct monitor *monitor;
+	struct monitor_context ctx;
+	char *raw_path;
+	bool started;			/* release() is due */
+	/* Sampled monitors only: */
+	struct open_source *sources;
+	size_t nsources;
 	gzFile gz;
-	double interval;
+	double interval;		/* 0: at start and stop only */
 	double next;			/* monotonic deadline of the next sample */
 	bool failed;
 };
 
 struct monitor_session {
 	char *run_dir;
-	struct sampled *items;
+	char *work_dir;
+	struct active *items;
 	size_t n, alloc;
-	bool want_time;
 	struct strbuf unavailable;
 	struct strbuf buf;		/* the sampler's read buffer */
 
@@ -129,43 +139,79 @@ int raw_next_sample(const char *raw, size_t len, size_t *pos,
 	return 1;
 }
 
-/* Reads the whole source from offset 0 into buf. */
-static int read_source(struct sampled *m, struct strbuf *buf,
+void monitor_sources_add(struct monitor_sources *sources, const char *path,
+			 const char *label)
+{
+	struct monitor_source *s;
+
+	ALLOC_GROW(sources->items, sources->n + 1, sources->alloc);
+	s = &sources->items[sources->n++];
+	s->path = xstrdup(path);
+	s->label = label ? xstrdup(label) : NULL;
+}
+
+void monitor_sources_release(struct monitor_sources *sources)
+{
+	for (size_t i = 0; i < sources->n; i++) {
+		free(sources->items[i].path);
+		free(sources->items[i].label);
+	}
+	free(sources->items);
+	memset(sources, 0, sizeof(*sources));
+}
+
+static bool is_sampled(const struct monitor *m)
+{
+	return m->path || m->sources;
+}
+
+/* Sampled at its interval by the thread (not only at start and stop). */
+static bool is_periodic(const struct active *a)
+{
+	return a->gz && !a->failed && a->interval > 0 &&
+	       !a->monitor->final_sample_only;
+}
+
+/* Reads a whole file from offset 0 and appends it to buf. */
+static int read_source(const struct open_source *src, struct strbuf *buf,
 		       struct kd_err *err)
 {
-	strbuf_reset(buf);
+	off_t offset = 0;
+
 	for (;;) {
 		ssize_t n;
 
 		strbuf_grow(buf, 16384);
-		n = pread(m->fd, buf->buf + buf->len, buf->alloc - buf->len - 1,
-			  (off_t)buf->len);
+		n = pread(src->fd, buf->buf + buf->len, buf->alloc - buf->len - 1,
+			  offset);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return kd_error(err, "%s: %s", m->source, strerror(errno));
+			return kd_error(err, "%s: %s", src->path, strerror(errno));
 		if (n == 0)
 			break;
+		offset += n;
 		strbuf_setlen(buf, buf->len + (size_t)n);
 	}
 	return 0;
 }
 
-static int take_sample(struct sampled *m, struct strbuf *buf,
+static int take_sample(struct active *a, struct strbuf *buf,
 		       struct kd_err *err)
 {
-	char stamp[64];
-	int len = snprintf(stamp, sizeof(stamp), "time: %.6f\n", now_epoch());
-
-	if (read_source(m, buf, err) < 0)
-		return -1;
-	if (gzwrite(m->gz, stamp, (unsigned)len) != len ||
-	    (buf->len && gzwrite(m->gz, buf->buf, (unsigned)buf->len) !=
-				 (int)buf->len)) {
+	strbuf_reset(buf);
+	strbuf_addf(buf, "time: %.6f\n", now_epoch());
+	for (size_t i = 0; i < a->nsources; i++) {
+		if (a->sources[i].label)
+			strbuf_addf(buf, "%s\n", a->sources[i].label);
+		if (read_source(&a->sources[i], buf, err) < 0)
+			return -1;
+	}
+	if (gzwrite(a->gz, buf->buf, (unsigned)buf->len) != (int)buf->len) {
 		int zerr;
-		const char *msg = gzerror(m->gz, &zerr);
+		const char *msg = gzerror(a->gz, &zerr);
 
-		return kd_error(err, "%s: %s", m->raw_path,
+		return kd_error(err, "%s: %s", a->raw_path,
 				zerr == Z_ERRNO ? strerror(errno) : msg);
 	}
 	return 0;
@@ -187,8 +233,7 @@ static double next_deadline(const struct monitor_session *s)
 	double next = INFINITY;
 
 	for (size_t i = 0; i < s->n; i++)
-		if (!s->items[i].failed && !s->items[i].monitor->final_sample_only &&
-		    s->items[i].next < next)
+		if (is_periodic(&s->items[i]) && s->items[i].next < next)
 			next = s->items[i].next;
 	return next;
 }
@@ -197,13 +242,13 @@ static double next_deadline(const struct monitor_session *s)
 static void sample_due(struct monitor_session *s, double now)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		struct sampled *m = &s->items[i];
+		struct active *a = &s->items[i];
 		struct kd_err err;
 
-		if (m->failed || m->monitor->final_sample_only || m->next > now)
+		if (!is_periodic(a) || a->next > now)
 			continue;
-		if (take_sample(m, &s->buf, &err) < 0) {
-			m->failed = true;
+		if (take_sample(a, &s->buf, &err) < 0) {
+			a->failed = true;
 			pthread_mutex_lock(&s->lock);
 			if (!s->error) {
 				s->error = -1;
@@ -213,9 +258,9 @@ static void sample_due(struct monitor_session *s, double now)
 			continue;
 		}
 		/* The next multiple of the interval still ahead: no bursts. */
-		m->next += m->interval;
-		if (m->next <= now)
-			m->next += ceil((now - m->next) / m->interval) * m->interval;
+		a->next += a->interval;
+		if (a->next <= now)
+			a->next += ceil((now - a->next) / a->interval) * a->interval;
 	}
 }
 
@@ -268,17 +313,20 @@ static void stop_thread(struct monitor_session *s)
 	s->thread_running = false;
 }
 
-/* The monitor's interval: its "interval" parameter, or the declared default. */
+/*
+ * The monitor's interval: its "interval" parameter, or the declared
+ * default; 0 when it declares none (sampled at start and stop only).
+ */
 static int monitor_interval(const struct monitor *m, const struct jnode *params,
 			    double *out, struct kd_err *err)
 {
 	const struct param_spec *spec = param_find(m->section.params, "interval");
 
+	*out = 0;
 	if (params && params->kind == JNODE_MAP && jnode_get(params, "interval"))
 		*out = jnode_duration(params, "interval");
 	else if (!spec || !spec->def)
-		return kd_error(err, "monitor %s declares no default interval",
-				m->section.name);
+		return 0;
 	else if (parse_duration(spec->def, out, err) < 0)
 		return kd_error_prefix(err, "monitor %s: default interval",
 				       m->section.name);
@@ -288,12 +336,10 @@ static int monitor_interval(const struct monitor *m, const struct jnode *params,
 	return 0;
 }
 
-/* Records why a monitor is not available; not an error. */
-static void add_unavailable(struct monitor_session *s,
-			    const struct monitor *m, int errnum)
+/* Records why a monitor's file cannot be read; not an error. */
+static void add_unreadable(struct monitor_session *s, const struct monitor *m,
+			   const char *source, int errnum)
 {
-	char *source = monitor_proc_path(m->path);
-
 	strbuf_addf(&s->unavailable, "%s: ", m->section.name);
 	if (errnum == ENOENT)
 		strbuf_addf(&s->unavailable, "%s does not exist", source);
@@ -307,51 +353,120 @@ static void add_unavailable(struct monitor_session *s,
 	if (errnum == ENOENT && m->missing_hint)
 		strbuf_addf(&s->unavailable, " (%s)", m->missing_hint);
 	strbuf_addch(&s->unavailable, '\n');
-	free(source);
+}
+
+static void close_sources(struct active *a)
+{
+	for (size_t i = 0; i < a->nsources; i++) {
+		if (a->sources[i].fd >= 0)
+			close(a->sources[i].fd);
+		free(a->sources[i].path);
+		free(a->sources[i].label);
+	}
+	free(a->sources);
+	a->sources = NULL;
+	a->nsources = 0;
 }
 
 /*
- * Opens the source and the raw file of a sampled monitor.  Returns 1 when
- * it is sampled, 0 when its source is not available, -1 on error.
+ * Opens the files of a sampled monitor.  Returns 1 when they are all
+ * readable, 0 when one is not (noted as unavailable), -1 on error.
  */
-static int open_sampled(struct monitor_session *s, const struct monitor *m,
-			const struct jnode *params, struct kd_err *err)
+static int open_sources(struct monitor_session *s, struct active *a,
+			struct kd_err *err)
 {
-	struct sampled item = { .monitor = m, .params = params, .fd = -1 };
-	struct kd_err why;
-	int fd;
+	const struct monitor *m = a->monitor;
+	struct monitor_sources list = { NULL, 0, 0 };
+	int rc = 1;
 
-	if (!m->final_sample_only &&
-	    monitor_interval(m, params, &item.interval, err) < 0)
-		return -1;
-	item.source = monitor_proc_path(m->path);
-	item.fd = open(item.source, O_RDONLY | O_CLOEXEC);
-	if (item.fd < 0) {
-		add_unavailable(s, m, errno);
-		free(item.source);
-		return 0;
+	if (!m->sources)
+		monitor_sources_add(&list, m->path, NULL);
+	else if ((rc = m->sources(&a->ctx, &list, err)) != 0) {
+		if (rc == MONITOR_UNAVAILABLE)
+			strbuf_addf(&s->unavailable, "%s: %s\n",
+				    m->section.name, err->msg);
+		monitor_sources_release(&list);
+		return rc < 0 ? -1 : 0;
+	} else {
+		rc = 1;
 	}
-	if (m->begin && m->begin(params, &why) < 0) {
-		strbuf_addf(&s->unavailable, "%s: %s\n", m->section.name,
-			    why.msg);
-		close(item.fd);
-		free(item.source);
-		return 0;
+	a->sources = xcalloc(list.n ? list.n : 1, sizeof(*a->sources));
+	for (size_t i = 0; i < list.n && rc == 1; i++) {
+		struct open_source *src = &a->sources[a->nsources++];
+
+		src->path = monitor_proc_path(list.items[i].path);
+		src->label = list.items[i].label ? xstrdup(list.items[i].label)
+						 : NULL;
+		src->fd = open(src->path, O_RDONLY | O_CLOEXEC);
+		if (src->fd < 0) {
+			add_unreadable(s, m, src->path, errno);
+			rc = 0;
+		}
 	}
-	item.raw_path = xasprintf("%s/%s.gz", s->run_dir, m->section.name);
-	fd = open(item.raw_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || !(item.gz = gzdopen(fd, "wb"))) {
-		kd_error(err, "%s: %s", item.raw_path,
+	monitor_sources_release(&list);
+	if (rc != 1)
+		close_sources(a);
+	return rc;
+}
+
+static int open_raw(struct active *a, struct kd_err *err)
+{
+	int fd = open(a->raw_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644);
+
+	if (fd < 0 || !(a->gz = gzdopen(fd, "wb"))) {
+		kd_error(err, "%s: %s", a->raw_path,
 			 strerror(errno ? errno : ENOMEM));
 		if (fd >= 0)
 			close(fd);
-		close(item.fd);
-		free(item.source);
-		free(item.raw_path);
 		return -1;
 	}
-	ALLOC_GROW(s->items, s->n + 1, s->alloc);
-	s->items[s->n++] = item;
+	return 0;
+}
+
+/* Calls release() when due, and frees what the item holds. */
+static void active_release(struct active *a)
+{
+	if (a->started && a->monitor->release)
+		a->monitor->release(&a->ctx);
+	a->started = false;
+	if (a->gz)
+		gzclose(a->gz);
+	a->gz = NULL;
+	close_sources(a);
+	free(a->raw_path);
+	a->raw_path = NULL;
+}
+
+/*
+ * Starts one monitor: its files opened, start() called, its raw file
+ * created.  Returns 1 when it runs, 0 when it is not available, -1 on
+ * error.
+ */
+static int active_start(struct monitor_session *s, struct active *a,
+			struct kd_err *err)
+{
+	const struct monitor *m = a->monitor;
+	struct kd_err why;
+	int rc;
+
+	if (is_sampled(m) && !m->final_sample_only &&
+	    monitor_interval(m, a->ctx.params, &a->interval, err) < 0)
+		return -1;
+	if (is_sampled(m) && (rc = open_sources(s, a, err)) != 1)
+		return rc;
+	if (m->start && (rc = m->start(&a->ctx, &why)) != 0) {
+		if (rc == MONITOR_UNAVAILABLE) {
+			strbuf_addf(&s->unavailable, "%s: %s\n",
+				    m->section.name, why.msg);
+			return 0;
+		}
+		*err = why;
+		return kd_error_prefix(err, "%s", m->section.name);
+	}
+	a->started = true;
+	if (is_sampled(m) && open_raw(a, err) < 0)
+		return -1;
 	return 1;
 }
 
@@ -359,6 +474,8 @@ static int add_monitor(struct monitor_session *s, const char *name,
 		       const struct jnode *params, struct kd_err *err)
 {
 	const struct monitor *m = monitor_find(name);
+	struct active a;
+	int rc;
 
 	if (!m)
 		return kd_error(err, "monitors: unknown monitor '%s'", name);
@@ -366,14 +483,27 @@ static int add_monitor(struct monitor_session *s, const char *name,
 		if (s->items[i].monitor == m)
 			return kd_error(err, "monitors: '%s' is listed twice",
 					name);
-	if (!m->path) {
-		s->want_time = true;
+	memset(&a, 0, sizeof(a));
+	a.monitor = m;
+	a.raw_path = xasprintf("%s/%s.gz", s->run_dir, name);
+	a.ctx.params = params;
+	a.ctx.run_dir = s->run_dir;
+	a.ctx.work_dir = s->work_dir;
+	a.ctx.raw_path = a.raw_path;
+	rc = active_start(s, &a, err);
+	if (rc == 1) {
+		ALLOC_GROW(s->items, s->n + 1, s->alloc);
+		s->items[s->n++] = a;
 		return 0;
 	}
-	return open_sampled(s, m, params, err) < 0 ? -1 : 0;
+	active_release(&a);
+	return rc;
 }
 
-/* The job's "monitors" key: a map name -> options, a list of names, or absent. */
+/*
+ * The job's "monitors" key: a map name -> options, a list of names, or
+ * absent (every monitor that runs by default).
+ */
 static int add_job_monitors(struct monitor_session *s,
 			    const struct jnode *job_root, struct kd_err *err)
 {
@@ -381,10 +511,13 @@ static int add_job_monitors(struct monitor_session *s,
 					   : NULL;
 
 	if (!sel) {
-		for (size_t i = 0; monitor_registry[i]; i++)
-			if (add_monitor(s, monitor_registry[i]->section.name,
-					NULL, err) < 0)
+		for (size_t i = 0; monitor_registry[i]; i++) {
+			const struct monitor *m = monitor_registry[i];
+
+			if ((!m->by_default || m->by_default()) &&
+			    add_monitor(s, m->section.name, NULL, err) < 0)
 				return -1;
+		}
 		return 0;
 	}
 	if (sel->kind == JNODE_SCALAR && !*sel->scalar)
@@ -408,14 +541,15 @@ static int add_job_monitors(struct monitor_session *s,
 	return 0;
 }
 
-int monitors_start(const struct jnode *job_root, const char *run_dir,
+int monitors_start(const struct monitor_run *run,
 		   struct monitor_session **out, struct kd_err *err)
 {
 	struct monitor_session *s = xcalloc(1, sizeof(*s));
 	pthread_condattr_t attr;
 	double now;
 
-	s->run_dir = xstrdup(run_dir);
+	s->run_dir = xstrdup(run->run_dir);
+	s->work_dir = run->work_dir ? xstrdup(run->work_dir) : NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -424,17 +558,18 @@ int monitors_start(const struct jnode *job_root, const char *run_dir,
 	strbuf_init(&s->unavailable);
 	strbuf_init(&s->buf);
 	*out = NULL;
-	if (add_job_monitors(s, job_root, err) < 0)
+	if (add_job_monitors(s, run->job_root, err) < 0)
 		goto fail;
 	/* The first samples, so that every counter has a first value. */
 	now = now_monotonic();
 	for (size_t i = 0; i < s->n; i++) {
-		s->items[i].next = now;
-		if (s->items[i].monitor->final_sample_only)
+		struct active *a = &s->items[i];
+
+		if (!a->gz || a->monitor->final_sample_only)
 			continue;
-		if (take_sample(&s->items[i], &s->buf, err) < 0)
+		if (take_sample(a, &s->buf, err) < 0)
 			goto fail;
-		s->items[i].next = now + s->items[i].interval;
+		a->next = now + a->interval;
 	}
 	if (start_thread(s, err) < 0)
 		goto fail;
@@ -446,39 +581,45 @@ fail:
 }
 
 /* Closes a raw file; returns -1 with err when its last bytes failed. */
-static int close_sampled(struct sampled *m, struct kd_err *err)
+static int close_raw(struct active *a, struct kd_err *err)
 {
 	int rc = 0;
 
-	if (m->gz && gzclose(m->gz) != Z_OK)
-		rc = kd_error(err, "%s: %s", m->raw_path,
+	if (a->gz && gzclose(a->gz) != Z_OK)
+		rc = kd_error(err, "%s: %s", a->raw_path,
 			      strerror(errno ? errno : EIO));
 	/* The raw samples reach the disk before the run is marked complete. */
-	if (m->gz && !rc) {
-		int raw = open(m->raw_path, O_RDONLY | O_CLOEXEC);
+	if (a->gz && !rc) {
+		int raw = open(a->raw_path, O_RDONLY | O_CLOEXEC);
 
 		if (raw < 0 || fsync(raw) < 0)
-			rc = kd_error(err, "%s: %s", m->raw_path,
+			rc = kd_error(err, "%s: %s", a->raw_path,
 				      strerror(errno));
 		if (raw >= 0)
 			close(raw);
 	}
-	m->gz = NULL;
-	if (m->fd >= 0)
-		close(m->fd);
-	m->fd = -1;
+	a->gz = NULL;
+	close_sources(a);
 	return rc;
 }
 
-/* end(), then the last sample, of one monitor. */
-static int finish_sampled(struct monitor_session *s, struct sampled *m,
-			  struct kd_err *err)
+/* stop(), then the last sample and the raw file closed, of one monitor. */
+static int active_stop(struct monitor_session *s, struct active *a,
+		       const struct workload_usage *usage, struct kd_err *err)
 {
-	if (m->monitor->end && m->monitor->end(m->params, err) < 0)
-		return kd_error_prefix(err, "%s", m->monitor->section.name);
-	if (m->failed)
-		return 0;
-	return take_sample(m, &s->buf, err);
+	const struct monitor *m = a->monitor;
+	int rc = 0;
+
+	a->ctx.stopped = true;
+	if (m->stop) {
+		if (m->stop(&a->ctx, usage, err) < 0)
+			rc = kd_error_prefix(err, "%s", m->section.name);
+	}
+	if (!rc && a->gz && !a->failed)
+		rc = take_sample(a, &s->buf, err);
+	if (a->gz && close_raw(a, rc ? NULL : err) < 0)
+		rc = -1;
+	return rc;
 }
 
 int monitors_stop(struct monitor_session *s,
@@ -495,21 +636,22 @@ int monitors_stop(struct monitor_session *s,
 	for (size_t i = 0; i < s->n; i++) {
 		struct kd_err e;
 
-		if ((finish_sampled(s, &s->items[i], &e) < 0 ||
-		     close_sampled(&s->items[i], &e) < 0) && !rc) {
+		if (active_stop(s, &s->items[i], usage, &e) < 0 && !rc) {
 			first = e;
 			rc = -1;
 		}
 	}
-	if (s->want_time && usage && !rc) {
-		struct strbuf text = STRBUF_INIT;
-		char *path = xasprintf("%s/time.gz", s->run_dir);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct monitor *m = s->items[i].monitor;
+		struct kd_err e;
 
-		time_format(usage, &text);
-		if (write_file_atomic_gz(path, text.buf, text.len, &first) < 0)
+		if (!m->finish || !s->items[i].ctx.stopped)
+			continue;
+		if (m->finish(&s->items[i].ctx, &e) < 0 && !rc) {
+			first = e;
+			kd_error_prefix(&first, "%s", m->section.name);
 			rc = -1;
-		free(path);
-		strbuf_release(&text);
+		}
 	}
 	if (rc < 0 && err)
 		*err = first;
@@ -527,22 +669,18 @@ void monitor_session_free(struct monitor_session *s)
 	if (!s)
 		return;
 	stop_thread(s);
-	for (size_t i = 0; i < s->n; i++) {
-		/* Not stopped: still undo what begin() did. */
-		if (s->items[i].gz && s->items[i].monitor->end)
-			s->items[i].monitor->end(s->items[i].params, NULL);
-		close_sampled(&s->items[i], NULL);
-		free(s->items[i].source);
-		free(s->items[i].raw_path);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		active_release(&s->items[i]);
 	free(s->items);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	strbuf_release(&s->unavailable);
 	strbuf_release(&s->buf);
 	free(s->run_dir);
+	free(s->work_dir);
 	free(s);
 }
+
 
 static int extract_raw(const char *run_dir, const struct monitor *m,
 		       json_t *stats, struct kd_err *err)

@@ -329,6 +329,7 @@ static void note_unavailable(struct run *r)
 static void run_prepare(struct run *r)
 {
 	const struct runner_opts *o = r->b->opts;
+	struct monitor_run watched;
 	struct kd_err err;
 
 	if (mkdir_p(o->work_dir, &err) < 0) {
@@ -351,7 +352,10 @@ static void run_prepare(struct run *r)
 	set_scalar(r->kdelta, "fs", fs_describe(r->mount));
 	if (interrupted(r))
 		return;
-	if (monitors_start(r->job->root, r->run_dir, &r->monitors, &err) < 0) {
+	watched.job_root = r->job->root;
+	watched.run_dir = r->run_dir;
+	watched.work_dir = fs_work_dir(r->mount);
+	if (monitors_start(&watched, &r->monitors, &err) < 0) {
 		r->monitors = NULL;
 		run_fail(r, "monitors: %s", err.msg);
 		return;

@@ -6,26 +6,14 @@
 
 #include <jansson.h>
 
-/*
- * Per-run aggregation of sampled metrics (DESIGN.md "Metric names and
- * per-run aggregation").  A sampled monitor turns each sample into
- * (metric, time, value) points; the run's single value of a metric depends
- * on its kind, which one table in src/counters.c decides from the name:
- *
- *   METRIC_GAUGE    the mean over the samples (nr_*, slabinfo, meminfo);
- *                   every metric the table does not name is a gauge
- *   METRIC_COUNTER  an event counter: last - first (pgfree, numa_hit)
- *   METRIC_RATE     a counter reported per second: (last - first) divided by
- *                   the seconds between the first and the last sample, i.e.
- *                   the time-weighted mean rate (vmstat.system.cs)
- */
-enum metric_kind {
-	METRIC_GAUGE,
-	METRIC_COUNTER,
-	METRIC_RATE,
-};
+#include "kdelta/metric-rules.h"
 
-enum metric_kind metric_kind(const char *metric);
+/*
+ * Per-run aggregation of sampled metrics: a sampled monitor turns each
+ * sample into (metric, time, value) points; the run's single value of a
+ * metric depends on its kind (kdelta/metric-rules.h), which the monitor
+ * declares beside its code.
+ */
 
 /* What the aggregation needs of one metric's points; not the points. */
 struct series {

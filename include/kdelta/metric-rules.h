@@ -5,37 +5,52 @@
 #include <stdbool.h>
 
 /*
- * What the comparer knows about a metric from its name alone, each from
- * one table in src/metric-rules.c: which direction is better, and how large
- * a change of a monitor counter must be to be worth reporting.
+ * What kdelta knows about a metric from its name: how a run's samples
+ * aggregate (its kind), which direction is better, whether it is a
+ * percentage, and how large a change of a monitor metric must be to be
+ * worth reporting (its floor).
+ *
+ * Each monitor and each workload declares this of its own metrics beside
+ * its code (struct monitor.metrics, struct workload.metrics), as it
+ * declares its parameters.  A metric's source is the part of its name
+ * before the first '.': "proc-vmstat" for proc-vmstat.pgfree.  Each
+ * property is decided by, in this order:
+ *   1. the longest pattern of the source's declarations that says it;
+ *   2. the longest pattern of lkp_metrics[] in src/metric-rules.c that says
+ *      it: what lkp-tests says of metrics found in its result trees that no
+ *      kdelta monitor makes;
+ *   3. the generic rules below (metric_direction(), metric_is_percent(),
+ *      the default floor, gauges).
  */
 
 /*
- * +1 when higher is better (ops_per_sec, jobs_per_min, throughput,
- * per_sec), -1 when lower is better (usecs, latency, elapsed, time), 0 when
- * the name does not say.  Decided by the last dot-separated component of
- * the name.
+ * How a sampled series gives one value per run (kdelta/counters.h):
+ *
+ *   METRIC_GAUGE    the mean over the samples (nr_*, slabinfo, meminfo);
+ *                   what nothing declares is a gauge
+ *   METRIC_COUNTER  an event counter: last - first (pgfree, numa_hit); a
+ *                   run that lacks it counted 0 events
+ *   METRIC_RATE     a counter reported per second: (last - first) divided by
+ *                   the seconds between the first and the last sample, i.e.
+ *                   the time-weighted mean rate (vmstat.system.cs)
  */
-int metric_direction(const char *name);
+enum metric_kind {
+	METRIC_KIND_UNSAID,	/* in a declaration: not said here */
+	METRIC_GAUGE,
+	METRIC_COUNTER,
+	METRIC_RATE,
+};
 
 /*
- * Metrics that are percentages already: names ending in '%', vmstat.cpu.*,
- * time.percent_of_cpu_this_job_got, perf-profile.*.  Their change is shown
- * as an absolute difference.
- */
-bool metric_is_percent(const char *name);
-
-/*
- * The minimum effect for a monitor metric, after lkp-tests' "reasonable
- * change" floors (lib/stats.rb, etc/perf-metrics-threshold.yaml).  A
- * significant change is reported as changed only when all of these hold:
- *	relative change of the mean >= min_change percent,
+ * The minimum effect for a monitor metric.  A significant change is
+ * reported as changed only when all of these hold:
+ *	relative change of the mean >= min_change percent (points for
+ *	                               percentages),
  *	larger of the two maxima     >  min_max,
  *	|difference of the means|    >  min_delta,
  *	larger / smaller maximum     >  max_ratio (when max_ratio is not 0).
  */
 struct metric_floor {
-	const char *pattern;	/* exact name, or prefix when ending in '*' */
 	double min_change;
 	double min_max;
 	double min_delta;
@@ -43,7 +58,54 @@ struct metric_floor {
 	const char *rule;	/* one line for --explain */
 };
 
-/* The first floor whose pattern matches; the last one matches anything. */
+/* A floor in a declaration: METRIC_FLOOR(5, 100, 50, 0, "text"). */
+#define METRIC_FLOOR(change, max, delta, ratio, rule)                          \
+	(&(const struct metric_floor){ change, max, delta, ratio, rule })
+
+/*
+ * One declaration.  pattern names metrics after "<source>.": a whole name
+ * ("pgfree"), or a prefix when it ends in '*' ("pg*", "*"); a whole name
+ * beats any prefix.  Fields left 0 or NULL say nothing.  A table ends with
+ * an entry whose pattern is NULL.
+ */
+struct metric_spec {
+	const char *pattern;
+	enum metric_kind kind;
+	int better;			/* +1 higher is better, -1 lower */
+	bool points;			/* a percentage: change in points */
+	const struct metric_floor *floor;
+};
+
+/* Everything at once, for a comparer's row. */
+struct metric_info {
+	enum metric_kind kind;		/* never METRIC_KIND_UNSAID */
+	int better;			/* +1, -1, or 0: unknown */
+	bool points;
+	const struct metric_floor *floor;	/* never NULL */
+};
+
+void metric_describe(const char *name, struct metric_info *info);
+
+enum metric_kind metric_kind(const char *name);
+
+/*
+ * +1 when higher is better, -1 when lower is better, 0 when unknown.
+ * Undeclared: by the last dot-separated component of the name, higher for
+ * ops_per_sec, jobs_per_min, throughput, per_sec, lower for usecs,
+ * latency, elapsed, time.
+ */
+int metric_direction(const char *name);
+
+/*
+ * Metrics that are percentages already, whose change is shown as an
+ * absolute difference: declared so, or ending in '%'.
+ */
+bool metric_is_percent(const char *name);
+
+/*
+ * The floor of a monitor metric; undeclared: kdelta's 5% relative change
+ * (see src/metric-rules.c for why 5%).
+ */
 const struct metric_floor *metric_floor(const char *name);
 
 #endif

@@ -10,43 +10,109 @@
 
 #include "kdelta/err.h"
 #include "kdelta/job.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/schema.h"
 #include "kdelta/strbuf.h"
 
+#define MONITOR_UNAVAILABLE 1
+
+/* What a monitor's hooks get: the run, and the monitor's own state. */
+struct monitor_context {
+	const struct jnode *params;	/* its section of the job, or NULL */
+	const char *run_dir;		/* where its raw file goes */
+	const char *work_dir;		/* where the workload runs, or NULL */
+	const char *raw_path;		/* <run_dir>/<name>.gz */
+	void *state;			/* the monitor's own, start() to release() */
+	bool stopped;			/* stop() was called */
+};
+
+/* A file a sampled monitor reads at each sample. */
+struct monitor_source {
+	char *path;	/* as written, before $KDELTA_PROC_ROOT */
+	char *label;	/* a line written before its text ("node: 1"), or NULL */
+};
+
+struct monitor_sources {
+	struct monitor_source *items;
+	size_t n, alloc;
+};
+
+/* Adds a source; label may be NULL.  Both are copied. */
+void monitor_sources_add(struct monitor_sources *sources, const char *path,
+			 const char *label);
+void monitor_sources_release(struct monitor_sources *sources);
+
+struct workload_usage;
+
 /*
  * A monitor: one file in src/monitors/, one line in the registry
- * (src/monitors/registry.c).  Sampled monitors read one /proc file at their
- * interval, in-process, and store each sample in "<name>.gz" in LKP's raw
- * form: a "time: <epoch>" line, then the file's text.  Statistics are
- * extracted from the raw files afterwards (kdelta stats), so that they can be
- * extracted again after a parser fix.
+ * (src/monitors/registry.c).  It declares its parameters (section) and
+ * what kdelta should know of its metrics (metrics: kinds, directions,
+ * floors; kdelta/metric-rules.h) beside its code.
+ *
+ * A sampled monitor reads /proc or /sys files at its interval, in-process,
+ * from the session's one sampler thread, and stores each sample in
+ * "<name>.gz" in LKP's raw form: a "time: <epoch>" line, then each file's
+ * text, each after its label line if it has one.  Other monitors write
+ * their raw file themselves, in stop().  Statistics are extracted from the
+ * raw files afterwards (kdelta stats), so that they can be extracted again
+ * after a parser fix.
  */
 struct monitor {
 	struct param_section section;	/* name, summary, parameters */
-	const char *path;		/* the file sampled; NULL: not sampled */
+	const struct metric_spec *metrics;	/* NULL-terminated, or NULL */
 	/*
-	 * Optional: prepare the source (latency_stats: enable and clear).  A
-	 * failing begin() makes the monitor unavailable, with err as reason.
+	 * Whether it runs when a job names no monitors; NULL: it does.  A
+	 * monitor a job names runs whatever this says.
 	 */
-	int (*begin)(const struct jnode *params, struct kd_err *err);
-	/* Optional: called after the workload ended, before the last sample. */
-	int (*end)(const struct jnode *params, struct kd_err *err);
+	bool (*by_default)(void);
+
+	/* Sampled: the file read, or NULL; or the files sources() lists. */
+	const char *path;
+	/*
+	 * Lists the files to sample (every NUMA node's, ...): 0, or
+	 * MONITOR_UNAVAILABLE with the reason in err, or -1 on error.
+	 */
+	int (*sources)(const struct monitor_context *ctx,
+		       struct monitor_sources *out, struct kd_err *err);
+	/* Why a file may be absent: "kernel without CONFIG_LATENCYTOP". */
+	const char *missing_hint;
+	/*
+	 * Sampled once, at stop, after stop(), instead of at the interval: for
+	 * sources that accumulate since start() (latency_stats).  A sampled
+	 * monitor whose interval parameter has no default is sampled at start
+	 * and at stop only, unless the job gives an interval.
+	 */
+	bool final_sample_only;
+
+	/*
+	 * Optional hooks, in this order.  start(): before the first sample;
+	 * returns 0, or MONITOR_UNAVAILABLE with the reason in err (the run
+	 * goes on without the monitor), or -1 on error.  stop(): once after a
+	 * successful start(), when the workload ended (usage NULL when none
+	 * ran), before the last sample; quick, since the last samples of
+	 * other monitors wait for it.  finish(): after every monitor stopped,
+	 * for slow work that must not be measured (perf report); a monitor
+	 * that is not sampled writes raw_path in stop() or finish().
+	 * release(): always last after a successful start(), whether or not
+	 * stop() was called (ctx->stopped): frees state, undoes what start()
+	 * began.
+	 */
+	int (*start)(struct monitor_context *ctx, struct kd_err *err);
+	int (*stop)(struct monitor_context *ctx,
+		    const struct workload_usage *usage, struct kd_err *err);
+	int (*finish)(struct monitor_context *ctx, struct kd_err *err);
+	void (*release)(struct monitor_context *ctx);
+
 	/*
 	 * Parses the raw file's decompressed text and adds the run's values as
-	 * "<name>.<key>": number to stats (per-run aggregation as DESIGN.md
-	 * says: counters last - first, gauges mean, rates mean rate).  raw is
-	 * len bytes, not NUL-terminated, and may be NULL when len is 0; an
-	 * empty raw file gives no metric.
+	 * "<name>.<key>": number to stats (per-run aggregation by the kinds
+	 * the monitor declares: counters last - first, gauges mean, rates
+	 * mean rate).  raw is len bytes, not NUL-terminated, and may be NULL
+	 * when len is 0; an empty raw file gives no metric.
 	 */
 	int (*extract)(const char *raw, size_t len, json_t *stats,
 		       struct kd_err *err);
-	/* Why path may be absent: "kernel without CONFIG_LATENCYTOP". */
-	const char *missing_hint;
-	/*
-	 * Sampled once, at stop, after end(), instead of at the interval: for
-	 * sources that accumulate since begin() (latency_stats).
-	 */
-	bool final_sample_only;
 };
 
 extern const struct monitor *const monitor_registry[];	/* NULL-terminated */
@@ -60,24 +126,34 @@ struct workload_usage {
 
 /*
  * The "time" monitor's raw text, as GNU time -v writes it (LKP's "time"
- * file): "\tUser time (seconds): 0.123456" lines.
+ * file): "\tUser time (seconds): 0.123456" lines.  (Its own, public for its
+ * tests.)
  */
 void time_format(const struct workload_usage *usage, struct strbuf *out);
 
 struct monitor_session;
 
+/* The run a session watches. */
+struct monitor_run {
+	const struct jnode *job_root;	/* the job; NULL: default monitors */
+	const char *run_dir;		/* where the raw files go */
+	const char *work_dir;		/* where the workload runs, or NULL */
+};
+
 /*
- * Starts the job's monitors (its "monitors" key, or every monitor at its
- * default interval) writing into run_dir.  A monitor whose source cannot be
- * read (absent, or not permitted) is not an error: it is listed by
- * monitor_session_unavailable() with the reason.
+ * Starts the job's monitors (its "monitors" key, or every monitor that runs
+ * by default, at its default interval) writing into the run directory.  A
+ * monitor whose source cannot be read (absent, or not permitted) is not an
+ * error: it is listed by monitor_session_unavailable() with the reason.
  */
-int monitors_start(const struct jnode *job_root, const char *run_dir,
+int monitors_start(const struct monitor_run *run,
 		   struct monitor_session **out, struct kd_err *err);
 /*
- * Calls end(), takes the last samples, writes the "time" raw file (unless
- * usage is NULL: no workload ran) and closes the raw files.  Returns -1 when
- * a sample could not be read or stored, at any time since the start.
+ * Calls each monitor's stop(), takes the last samples and closes the raw
+ * files, then calls each monitor's finish(); usage is what the workload
+ * used (NULL: no workload ran).  Returns
+ * -1 when a sample could not be read or stored, at any time since the
+ * start.
  */
 int monitors_stop(struct monitor_session *session,
 		  const struct workload_usage *usage, struct kd_err *err);

@@ -6,6 +6,7 @@
 
 #include "kdelta/err.h"
 #include "kdelta/job.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/schema.h"
 
 /*
@@ -23,6 +24,13 @@
  */
 struct workload {
 	struct param_section section;	/* name, summary, parameters */
+	/*
+	 * What kdelta should know of "<name>.<key>" (kdelta/metric-rules.h):
+	 * NULL-terminated, or NULL.  Patterns are keys (the part after the
+	 * workload's name); a workload whose prefix is the job's choice (exec)
+	 * declares none.
+	 */
+	const struct metric_spec *metrics;
 	int (*run)(const struct jnode *params, FILE *out, struct kd_err *err);
 };
 

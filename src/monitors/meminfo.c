@@ -40,12 +40,19 @@ static const struct param_spec meminfo_params[] = {
 	{ NULL, 0, NULL, NULL, NULL, false },
 };
 
+/* lkp-tests' lib/stats.rb reasonable_perf_change?: a value above 1000. */
+static const struct metric_spec meminfo_metrics[] = {
+	{ "*", .floor = METRIC_FLOOR(5, 1000, 0, 0, "meminfo.*: 5%, above 1000") },
+	{ NULL },
+};
+
 const struct monitor monitor_meminfo = {
 	.section = {
 		.name = "meminfo",
 		.summary = "memory usage of /proc/meminfo",
 		.params = meminfo_params,
 	},
+	.metrics = meminfo_metrics,
 	.path = "/proc/meminfo",
 	.extract = meminfo_extract,
 };

@@ -98,12 +98,19 @@ static const struct param_spec slabinfo_params[] = {
 	{ NULL, 0, NULL, NULL, NULL, false },
 };
 
+/* lkp-tests' lib/stats.rb reasonable_perf_change?: a difference above 100. */
+static const struct metric_spec slabinfo_metrics[] = {
+	{ "*", .floor = METRIC_FLOOR(5, 0, 100, 0, "slabinfo.*: 5%, 100 apart") },
+	{ NULL },
+};
+
 const struct monitor monitor_slabinfo = {
 	.section = {
 		.name = "slabinfo",
 		.summary = "slab caches of /proc/slabinfo (root only)",
 		.params = slabinfo_params,
 	},
+	.metrics = slabinfo_metrics,
 	.path = "/proc/slabinfo",
 	.extract = slabinfo_extract,
 };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kdelta/counters.h"
+#include "kdelta/util.h"
 #include "sampled.h"
 
 static double seconds_of(const struct timeval *tv)
@@ -167,8 +168,50 @@ static int time_extract(const char *raw, size_t len, json_t *stats,
 	return rc;
 }
 
+/* The raw file, at stop: what the workload's child used. */
+static int time_stop(struct monitor_context *ctx,
+		     const struct workload_usage *usage, struct kd_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc;
+
+	if (!usage)
+		return 0;	/* no workload ran */
+	time_format(usage, &text);
+	rc = write_file_atomic_gz(ctx->raw_path, text.buf, text.len, err);
+	strbuf_release(&text);
+	return rc;
+}
+
 static const struct param_spec time_params[] = {
 	{ NULL, 0, NULL, NULL, NULL, false },
+};
+
+/* lkp-tests' etc/perf-metrics-threshold.yaml "NAME: v": above v, v / 2 apart. */
+#define FLOOR(name, v, half) METRIC_FLOOR(5, v, half, 0,                      \
+	"time." name ": 5%, above " #v ", " #half " apart")
+
+#define SECONDS(name) METRIC_FLOOR(5, 10, 5, 0,                               \
+	"time." name ": 5%, above 10 s, 5 s apart")
+#define EVENTS(name) FLOOR(name, 1000, 500)
+#define BLOCKS(name) FLOOR(name, 10000, 5000)
+
+static const struct metric_spec time_metrics[] = {
+	{ "elapsed_time*", .better = -1, .floor = SECONDS("elapsed_time*") },
+	{ "user_time", .better = -1, .floor = SECONDS("user_time") },
+	{ "system_time", .better = -1, .floor = SECONDS("system_time") },
+	{ "percent_of_cpu_this_job_got", .points = true },
+	{ "major_page_faults", .floor = EVENTS("major_page_faults") },
+	{ "minor_page_faults", .floor = EVENTS("minor_page_faults") },
+	{ "voluntary_context_switches",
+	  .floor = EVENTS("voluntary_context_switches") },
+	{ "involuntary_context_switches",
+	  .floor = EVENTS("involuntary_context_switches") },
+	{ "swaps", .floor = EVENTS("swaps") },
+	{ "file_system_inputs", .floor = BLOCKS("file_system_inputs") },
+	{ "file_system_outputs", .floor = BLOCKS("file_system_outputs") },
+	{ "socket_messages_*", .floor = BLOCKS("socket_messages_*") },
+	{ NULL },
 };
 
 const struct monitor monitor_time = {
@@ -177,5 +220,7 @@ const struct monitor monitor_time = {
 		.summary = "the workload's own CPU time, page faults, context switches and I/O (its rusage)",
 		.params = time_params,
 	},
+	.metrics = time_metrics,
+	.stop = time_stop,
 	.extract = time_extract,
 };

@@ -148,12 +148,35 @@ static const struct param_spec vmstat_params[] = {
 	{ NULL, 0, NULL, NULL, NULL, false },
 };
 
+/*
+ * Floors after lkp-tests' etc/perf-metrics-threshold.yaml "NAME: v": the
+ * larger maximum must reach v and the means must differ by v / 2.  vmstat.io
+ * is vmstat(8)'s, found in lkp-tests trees.
+ */
+static const struct metric_spec vmstat_metrics[] = {
+	{ "cpu.*", .points = true,
+	  .floor = METRIC_FLOOR(5, 10, 5, 0, "vmstat.cpu.*: 5%, above 10, 5 apart") },
+	{ "cpu.sy", .floor = METRIC_FLOOR(5, 50, 25, 0,
+					  "vmstat.cpu.sy: 5%, above 50, 25 apart") },
+	{ "io.bi", .floor = METRIC_FLOOR(5, 100, 50, 0,
+					 "vmstat.io.bi: 5%, above 100, 50 apart") },
+	{ "io.bo", .floor = METRIC_FLOOR(5, 100, 50, 0,
+					 "vmstat.io.bo: 5%, above 100, 50 apart") },
+	{ "system.*", .kind = METRIC_RATE },
+	{ "system.cs", .floor = METRIC_FLOOR(5, 100, 50, 0,
+				"vmstat.system.cs: 5%, above 100, 50 apart") },
+	{ "system.in", .floor = METRIC_FLOOR(5, 100, 50, 0,
+				"vmstat.system.in: 5%, above 100, 50 apart") },
+	{ NULL },
+};
+
 const struct monitor monitor_vmstat = {
 	.section = {
 		.name = "vmstat",
 		.summary = "processes, interrupts, context switches and CPU time of /proc/stat",
 		.params = vmstat_params,
 	},
+	.metrics = vmstat_metrics,
 	.path = "/proc/stat",
 	.extract = vmstat_extract,
 };

@@ -79,11 +79,17 @@ static const struct param_spec creat_clo_params[] = {
 	{ .name = NULL },
 };
 
+static const struct metric_spec creat_clo_metrics[] = {
+	{ "ops_per_sec", .better = +1 },
+	{ NULL },
+};
+
 const struct workload workload_creat_clo = {
 	.section = {
 		.name = "creat-clo",
 		.summary = "AIM9 creat-clo: creat() and close() one empty file; result ops_per_sec",
 		.params = creat_clo_params,
 	},
+	.metrics = creat_clo_metrics,
 	.run = creat_clo_run,
 };

@@ -459,12 +459,20 @@ static const struct param_spec disk_params[] = {
 };
 
 
+/* The results of every disk_* workload. */
+static const struct metric_spec disk_metrics[] = {
+	{ "jobs_per_min", .better = +1 },
+	{ "throughput_MBps", .better = +1 },
+	{ NULL },
+};
+
 const struct workload workload_disk_wrt = {
 	.section = {
 		.name = "disk_wrt",
 		.summary = "AIM7 disk_wrt: write, close and unlink a file, over and over, in load processes; results jobs_per_min, throughput_MBps",
 		.params = disk_params,
 	},
+	.metrics = disk_metrics,
 	.run = disk_wrt_run,
 };
 
@@ -474,6 +482,7 @@ const struct workload workload_disk_rd = {
 		.summary = "AIM7 disk_rd: read a file sequentially, over and over, in load processes; results as disk_wrt",
 		.params = disk_params,
 	},
+	.metrics = disk_metrics,
 	.run = disk_rd_run,
 };
 
@@ -483,6 +492,7 @@ const struct workload workload_disk_rr = {
 		.summary = "AIM7 disk_rr: read a file's blocks at random offsets, in load processes; results as disk_wrt",
 		.params = disk_params,
 	},
+	.metrics = disk_metrics,
 	.run = disk_rr_run,
 };
 
@@ -492,5 +502,6 @@ const struct workload workload_disk_rw = {
 		.summary = "AIM7 disk_rw: write a file's blocks at random offsets, in load processes; results as disk_wrt",
 		.params = disk_params,
 	},
+	.metrics = disk_metrics,
 	.run = disk_rw_run,
 };

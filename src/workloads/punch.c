@@ -182,11 +182,19 @@ static const struct param_spec punch_params[] = {
 	{ .name = NULL },
 };
 
+static const struct metric_spec punch_metrics[] = {
+	{ "usecs", .better = -1 },
+	{ "usecs_per_punch", .better = -1 },
+	{ "punches_per_sec", .better = +1 },
+	{ NULL },
+};
+
 const struct workload workload_punch = {
 	.section = {
 		.name = "punch",
 		.summary = "hole punching (seed 001): time punching holes in a file; results usecs, usecs_per_punch, punches_per_sec",
 		.params = punch_params,
 	},
+	.metrics = punch_metrics,
 	.run = punch_run,
 };

@@ -138,11 +138,19 @@ static const struct param_spec truncate_params[] = {
 	{ .name = NULL },
 };
 
+static const struct metric_spec truncate_metrics[] = {
+	{ "usecs", .better = -1 },
+	{ "usecs_per_file", .better = -1 },
+	{ "pages_per_sec", .better = +1 },
+	{ NULL },
+};
+
 const struct workload workload_truncate = {
 	.section = {
 		.name = "truncate",
 		.summary = "trunc-bench (seed 000): time truncating cached files to 0; results usecs, usecs_per_file, pages_per_sec",
 		.params = truncate_params,
 	},
+	.metrics = truncate_metrics,
 	.run = truncate_run,
 };

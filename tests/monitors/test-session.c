@@ -108,7 +108,7 @@ static void test_fake_proc(void)
 	put("fake/proc/sys/kernel/latencytop", "0\n");
 	setenv("KDELTA_PROC_ROOT", root, 1);
 
-	CHECK(monitors_start(NULL, run, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ NULL, run, NULL }, &s, &err) == 0);
 	/* begin(): latencytop on, records cleared by a write */
 	get("fake/proc/sys/kernel/latencytop", &text);
 	CHECK_STR(text.buf, "1\n");
@@ -182,7 +182,7 @@ static void test_selection(void)
 	make_dir("run2");
 	copy_capture("meminfo.2", "fake2/proc/meminfo");
 	setenv("KDELTA_PROC_ROOT", root, 1);
-	CHECK(monitors_start(job, run, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL }, &s, &err) == 0);
 	CHECK(monitors_stop(s, NULL, &err) == 0);
 	monitor_session_unavailable(s, &text);
 	strbuf_addf(&want, "latency_stats: %s/proc/latency_stats does not exist (kernel without CONFIG_LATENCYTOP)\n",
@@ -194,9 +194,9 @@ static void test_selection(void)
 	get("run2/proc-vmstat.gz", &text);
 	CHECK_STR(text.buf, "(missing)");
 
-	CHECK(monitors_start(bad_job, run, &s, &err) == -1);
+	CHECK(monitors_start(&(struct monitor_run){ bad_job, run, NULL }, &s, &err) == -1);
 	CHECK_STR(err.msg, "monitors: unknown monitor 'frob'");
-	CHECK(monitors_start(fast_job, run, &s, &err) == -1);
+	CHECK(monitors_start(&(struct monitor_run){ fast_job, run, NULL }, &s, &err) == -1);
 	CHECK_STR(err.msg, "monitors: meminfo: interval 0.001s is too short: the least is 0.01s");
 	unsetenv("KDELTA_PROC_ROOT");
 
@@ -250,7 +250,7 @@ static void test_real(void)
 	bool root = access("/proc/slabinfo", R_OK) == 0;
 
 	make_dir("run3");
-	CHECK(monitors_start(job, run, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL }, &s, &err) == 0);
 	sleep(2);
 	CHECK(monitors_stop(s, &usage, &err) == 0);
 	monitor_session_free(s);
