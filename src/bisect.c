@@ -570,6 +570,8 @@ static int run_once(struct bisect *b, const char *hash,
 		return 0;
 	ret = runner_run(&job, 1, &ro, &summary, err);
 	fflush(b->run_log);
+	if (ret < 0 && summary.store_failed)
+		b->res->store_failed = true;
 	if (ret == 0 && summary.signal)
 		*outcome = RUN_STOPPED;
 	else if (ret == 0 && summary.failed) {

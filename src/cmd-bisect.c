@@ -65,7 +65,8 @@ static void bisect_usage(FILE *out)
 		"\n"
 		"Exit status: 0 first bad commit found, 1 it could not be found (good or\n"
 		"bad failed to build or run, only skipped commits left), 2 bad usage or\n"
-		"input, 3 good and bad do not differ, 128+N stopped by signal N.\n"
+		"input, 3 good and bad do not differ, 4 the results could not be\n"
+		"written (disk full, read-only), 128+N stopped by signal N.\n"
 		"See kdelta(1).\n",
 		RUNNER_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
 		BISECT_DEFAULT_MIN_CHANGE, RUNNER_DEFAULT_WORK_DIR);
@@ -325,10 +326,15 @@ static int bisect(struct bisect_args *a)
 	a->o.cancel_fd = proc_catch_signals(caught_signals,
 					    ARRAY_SIZE(caught_signals), &err);
 	memset(&res, 0, sizeof(res));
-	if (a->o.cancel_fd < 0 || mkdir_p(abs_root, &err) < 0 ||
-	    bisect_run(&a->o, &res, &usage, &err) < 0) {
+	if (a->o.cancel_fd >= 0 && mkdir_p(abs_root, &err) < 0) {
+		fprintf(stderr, "kdelta bisect: cannot write the results: %s\n",
+			err.msg);
+		status = KD_EXIT_WRITE;
+	} else if (a->o.cancel_fd < 0 ||
+		   bisect_run(&a->o, &res, &usage, &err) < 0) {
 		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
-		status = usage ? KD_EXIT_USAGE : KD_EXIT_FAIL;
+		status = usage ? KD_EXIT_USAGE :
+			 res.store_failed ? KD_EXIT_WRITE : KD_EXIT_FAIL;
 	} else {
 		status = print_result(a, &res);
 	}

@@ -49,7 +49,8 @@ static void run_usage(FILE *out)
 	fprintf(out,
 		"\n"
 		"Exit status: 0 all runs ok, 1 a run failed, 2 bad usage or input,\n"
-		"128+N stopped by signal N (130 Ctrl-C, 143 SIGTERM).  See kdelta(1).\n");
+		"4 the results could not be written (disk full, read-only), 128+N\n"
+		"stopped by signal N (130 Ctrl-C, 143 SIGTERM).  See kdelta(1).\n");
 }
 
 struct run_args {
@@ -271,6 +272,20 @@ static int report(const struct runner_summary *s, const char *root)
 	return s->failed ? KD_EXIT_FAIL : KD_EXIT_OK;
 }
 
+/* The exit status of a batch that could not go on, after saying why. */
+static int report_failure(const struct runner_summary *s,
+			  const struct kd_err *err)
+{
+	if (!s->store_failed) {
+		fprintf(stderr, "kdelta run: %s\n", err->msg);
+		return KD_EXIT_FAIL;
+	}
+	fprintf(stderr, "kdelta run: cannot write the results: %s; stopped after %zu run(s) ok, %zu failed%s%s\n",
+		err->msg, s->ok, s->failed, s->kept ? "; " : "",
+		s->kept ? s->kept : "");
+	return KD_EXIT_WRITE;
+}
+
 static int run_batch(struct run_args *a)
 {
 	char *root = result_root(a->result_root), *abs_root = absolute_path(root);
@@ -287,12 +302,15 @@ static int run_batch(struct run_args *a)
 
 	o.cancel_fd = proc_catch_signals(caught_signals,
 					 ARRAY_SIZE(caught_signals), &err);
-	if (o.cancel_fd < 0 || mkdir_p(abs_root, &err) < 0) {
+	if (o.cancel_fd < 0) {
 		fprintf(stderr, "kdelta run: %s\n", err.msg);
 		status = KD_EXIT_FAIL;
+	} else if (mkdir_p(abs_root, &err) < 0) {
+		fprintf(stderr, "kdelta run: cannot write the results: %s\n",
+			err.msg);
+		status = KD_EXIT_WRITE;
 	} else if (runner_run(a->jobs, a->n_jobs, &o, &summary, &err) < 0) {
-		fprintf(stderr, "kdelta run: %s\n", err.msg);
-		status = KD_EXIT_FAIL;
+		status = report_failure(&summary, &err);
 		runner_summary_release(&summary);
 	} else {
 		status = report(&summary, abs_root);

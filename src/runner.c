@@ -479,7 +479,29 @@ static void run_cleanup(struct run *r, const struct workload_usage *usage)
 	r->base_dir = NULL;
 }
 
-/* stats.json, then the completion mark, then the matrix. */
+/*
+ * The commit's matrix, after the run's completion mark.  When it cannot be
+ * written, the mark goes again: the matrix must stay the set of complete
+ * runs, and the run is left incomplete.
+ */
+static int run_update_matrix(struct run *r, struct kd_err *err)
+{
+	char *mark;
+
+	if (store_rebuild_matrix(r->commit_dir, NULL, err) == 0)
+		return 0;
+	mark = xasprintf("%s/%s", r->run_dir, STORE_COMPLETE_FILE);
+	if (unlink(mark) < 0)
+		kd_error(err, "%s; removing %s failed too (%s): the matrix lacks this run until the next run of this commit rewrites it",
+			 err->msg, mark, strerror(errno));
+	free(mark);
+	return -1;
+}
+
+/*
+ * stats.json, then the completion mark, then the matrix.  A file that
+ * cannot be written stops the batch: the run is left incomplete.
+ */
 static int run_finish(struct run *r, struct kd_err *err)
 {
 	json_t *stats = NULL;
@@ -498,11 +520,8 @@ static int run_finish(struct run *r, struct kd_err *err)
 	} else {
 		ret = store_mark_complete(r->run_dir, "ok", err);
 	}
-	if (ret < 0)
-		goto out;
-	ret = 0;
-	if (store_rebuild_matrix(r->commit_dir, NULL, &xerr) < 0)
-		progress_notice(&r->b->progress, "%s", xerr.msg);
+	if (ret == 0)
+		ret = run_update_matrix(r, err);
 out:
 	json_decref(stats);
 	return ret;
@@ -602,7 +621,12 @@ static int batch_step(struct batch *b, const struct run_step *s,
 	ret = run_one(&r, err);
 	took = now_monotonic() - r.start;
 	strbuf_reset(&line);
-	if (ret == 0 && !r.interrupted) {
+	if (ret < 0) {
+		b->summary->store_failed = true;
+		if (r.run_dir && !s->warmup)
+			b->summary->kept = xasprintf("%s left incomplete", r.run_dir);
+		progress_clear(&b->progress);	/* the command says why */
+	} else if (!r.interrupted) {
 		run_result_line(&r, took, &line);
 		progress_end(&b->progress, line.buf, r.failure.len > 0);
 		if (r.failure.len)

@@ -108,6 +108,13 @@ int store_alloc_run(const char *commit_dir, unsigned *number, char **run_dir,
 	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
 		return -1;
 	next = n ? runs[n - 1] + 1 : 0;
+	remove_stale_tmp_files(commit_dir);
+	for (size_t i = 0; i < n; i++) {
+		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
+
+		remove_stale_tmp_files(run_dir);
+		free(run_dir);
+	}
 	free(runs);
 	for (;; next++) {
 		char *path = xasprintf("%s/%u", commit_dir, next);

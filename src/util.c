@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +201,55 @@ int write_file_atomic_gz(const char *path, const void *data, size_t len,
 			 struct kd_err *err)
 {
 	return write_atomic(path, data, len, true, err);
+}
+
+/* Whether name is "<file>.tmp.<pid>" as write_atomic() names them. */
+static bool tmp_file_pid(const char *name, pid_t *pid)
+{
+	const char *tmp = strstr(name, ".tmp."), *digits;
+	char *end;
+	long value;
+
+	/* The last ".tmp.": a file may be called "a.tmp.b" itself. */
+	while (tmp && strstr(tmp + 1, ".tmp."))
+		tmp = strstr(tmp + 1, ".tmp.");
+	if (!tmp || tmp == name)
+		return false;
+	digits = tmp + strlen(".tmp.");
+	if (*digits < '1' || *digits > '9')
+		return false;
+	errno = 0;
+	value = strtol(digits, &end, 10);
+	if (*end || errno || value > INT_MAX)
+		return false;
+	*pid = (pid_t)value;
+	return true;
+}
+
+size_t remove_stale_tmp_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t removed = 0;
+	time_t now = time(NULL);
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		struct stat st;
+		pid_t pid;
+
+		if (!tmp_file_pid(de->d_name, &pid) ||
+		    (kill(pid, 0) == 0 || errno != ESRCH) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) ||
+		    now - st.st_mtime < STALE_TMP_AGE)
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
 }
 
 int mkdir_p(const char *path, struct kd_err *err)

@@ -120,6 +120,8 @@ struct bisect_result {
 	struct compare_options opt;
 	struct strbuf log;	/* git bisect log */
 	int signal;		/* BISECT_STOPPED */
+	bool store_failed;	/* bisect_run() failed: the store or the work
+				 * directory could not be written */
 };
 
 /*

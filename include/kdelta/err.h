@@ -28,6 +28,8 @@ enum {
 	KD_EXIT_FAIL = 1,	/* a run failed, or a key metric regressed */
 	KD_EXIT_USAGE = 2,	/* bad usage or bad input */
 	KD_EXIT_NOT_REPRODUCIBLE = 3,
+	KD_EXIT_WRITE = 4,	/* run, bisect: the store or the work directory
+				 * could not be written (disk full, read-only) */
 };
 
 #endif

@@ -37,13 +37,19 @@ struct runner_opts {
 struct runner_summary {
 	size_t ok, failed;
 	int signal;			/* the signal that stopped the batch */
+	bool store_failed;		/* a file of the store could not be
+					 * written: the batch stopped */
 	char *kept;			/* what an interrupted batch left */
 };
 
 /*
  * Runs the batch.  A run that fails (setup hook, file system, workload) is
- * recorded as failed and the batch goes on; -1 is returned only when the
- * batch cannot go on (the store cannot be written).
+ * recorded as failed and the batch goes on; -1 is returned when the batch
+ * cannot go on: a bad job, or (summary->store_failed) a file of the store
+ * that cannot be written (a full disk, a read-only file system), which
+ * leaves the current run incomplete, its completion mark not written or
+ * removed again, so that the commit's matrix stays the set of its complete
+ * runs.
  */
 int runner_run(struct job *const *jobs, size_t n_jobs,
 	       const struct runner_opts *opts, struct runner_summary *summary,

@@ -54,7 +54,9 @@ char *store_commit_dir(const char *root, const char *testcase,
  * Creates the commit directory if needed and the next run directory in it:
  * one more than the largest run number present, complete or not, so that a
  * number is never reused.  mkdir() is the lock: concurrent runners get
- * distinct numbers.  Sets *number and *run_dir (caller frees).
+ * distinct numbers.  Sets *number and *run_dir (caller frees).  Removes
+ * the temporary files of atomic writes that killed processes left in the
+ * commit directory and its run directories (remove_stale_tmp_files()).
  */
 int store_alloc_run(const char *commit_dir, unsigned *number, char **run_dir,
 		    struct kd_err *err);

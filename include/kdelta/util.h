@@ -49,6 +49,15 @@ int write_file_atomic(const char *path, const void *data, size_t len,
 /* The same, gzip-compressed. */
 int write_file_atomic_gz(const char *path, const void *data, size_t len,
 			 struct kd_err *err);
+/*
+ * Removes from dir the temporary files "<name>.tmp.<pid>" that
+ * write_file_atomic() left behind when its process was killed (kill -9): a
+ * regular file whose process is not running here and that was last written
+ * STALE_TMP_AGE seconds ago or earlier (a store shared between machines may
+ * be written by another one at this moment).  Returns how many it removed.
+ */
+#define STALE_TMP_AGE 60
+size_t remove_stale_tmp_files(const char *dir);
 /* mkdir -p; mode 0755. */
 int mkdir_p(const char *path, struct kd_err *err);
 bool path_exists(const char *path);
