@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mail writer (mail_format()), on what a caller of kdelta report
+ * controls: From, To, Cc, the subject (commit subjects, labels), the
+ * Message-ID to reply to, the host name, the body and the attachments.
+ * The input holds them in that order, separated by NUL bytes; after the
+ * body come pairs of attachment file name and text.
+ *
+ * Properties (fuzz_check_mail()): only kdelta's headers, each once, no CR
+ * or NUL, no whitespace-only line; one MIME part for the body and one per
+ * attachment.  mail_header_value() keeps the length and leaves no control
+ * character.
+ *
+ * Seeds: testdata/fuzz/mail/corpus/; dictionary: testdata/fuzz/mail.dict.
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "kdelta/mail.h"
+#include "kdelta/util.h"
+
+enum { FROM, TO, CC, SUBJECT, IN_REPLY_TO, HOST, BODY, ATTACHMENTS };
+
+#define MAX_ATTACHMENTS ((FUZZ_MAX_PARTS - ATTACHMENTS) / 2)
+
+static const char *const mail_headers[] = {
+	"From", "To", "Cc", "Subject", "Date", "Message-ID", "In-Reply-To",
+	"References", "MIME-Version", "Content-Type", NULL,
+};
+
+static void check_header_value(const char *s)
+{
+	char *v = mail_header_value(s);
+
+	FUZZ_CHECK(strlen(v) == strlen(s), "mail_header_value() changed the length");
+	for (const char *p = v; *p; p++)
+		FUZZ_CHECK((unsigned char)*p >= 0x20 && *p != 0x7f,
+			   "control character 0x%02x in a header value",
+			   (unsigned char)*p);
+	free(v);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mail_attachment att[MAX_ATTACHMENTS];
+	char *field[FUZZ_MAX_PARTS] = { NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct fuzz_parts parts;
+	struct mail m;
+	size_t got;
+
+	fuzz_split(data, size, '\0', FUZZ_MAX_PARTS, &parts);
+	for (size_t i = 0; i < FUZZ_MAX_PARTS; i++)
+		field[i] = i < parts.n ? fuzz_strndup(parts.data[i], parts.len[i])
+				       : xstrdup("");
+	m = (struct mail){
+		.from = field[FROM],
+		.to = field[TO],
+		.cc = field[CC],
+		.subject = field[SUBJECT],
+		.in_reply_to = field[IN_REPLY_TO],
+		.message_id_host = field[HOST],
+		.body = field[BODY],
+		.attachments = att,
+		.date = 1796001600,
+		.unique = 0x5eed,
+	};
+	for (size_t i = ATTACHMENTS; i + 1 < parts.n; i += 2)
+		att[m.nattachments++] = (struct mail_attachment){
+			field[i], parts.data[i + 1], parts.len[i + 1],
+		};
+	mail_format(&m, &out);
+	got = fuzz_check_mail(out.buf, out.len, mail_headers);
+	FUZZ_CHECK(got == m.nattachments + 1, "%zu MIME parts, want %zu",
+		   got, m.nattachments + 1);
+	for (size_t i = 0; i < BODY; i++)
+		check_header_value(field[i]);
+	strbuf_release(&out);
+	for (size_t i = 0; i < FUZZ_MAX_PARTS; i++)
+		free(field[i]);
+	return 0;
+}
