@@ -44,23 +44,6 @@ static void position(const char *text, size_t offset, int *line, int *col)
 	*col = (int)(text + offset - bol) + 1;
 }
 
-static size_t utf8_sequence_length(const unsigned char *p, size_t left)
-{
-	size_t n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2 :
-		   *p >= 0xe0 && *p < 0xf0 ? 3 : *p >= 0xf0 && *p < 0xf5 ? 4 : 0;
-
-	if (!n || n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong three- and four-byte forms, surrogates, > U+10FFFF. */
-	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
-	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return n;
-}
-
 /* Job files are UTF-8 text: say so before libyaml says something vaguer. */
 static int check_text(const char *text, size_t len, const char *name,
 		      struct kd_err *err)

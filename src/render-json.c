@@ -2,7 +2,9 @@
 /*
  * --format json: everything the comparer knows, for robots and scripts.
  * Numbers that are not finite, and statistics that were not computed (the
- * base, an absent metric, too few runs), are null.
+ * base, an absent metric, too few runs), are null.  Every string goes
+ * through text(): JSON is UTF-8, and jansson refuses anything else, which
+ * would drop the whole group from the output.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,33 +12,54 @@
 #include <jansson.h>
 
 #include "kdelta/compare.h"
+#include "kdelta/util.h"
 
 static json_t *number(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/*
+ * A string from a file, a directory name or git: as it is when it is
+ * UTF-8, else with U+FFFD for each byte that is not.
+ */
+static json_t *text(const char *s)
+{
+	json_t *j = json_string(s);
+	char *repaired;
+
+	if (j)
+		return j;
+	repaired = utf8_repair(s);
+	j = json_string(repaired);
+	free(repaired);
+	return j;
+}
+
 static json_t *string_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? text(s) : json_null();
 }
 
 static json_t *json_params(const struct comparison *cmp)
 {
 	json_t *params = json_object();
 
-	for (size_t i = 0; i < cmp->nparams; i++)
-		json_object_set_new(params, cmp->params[i].key,
-				    json_string(cmp->params[i].value));
+	for (size_t i = 0; i < cmp->nparams; i++) {
+		char *key = utf8_repair(cmp->params[i].key);
+
+		json_object_set_new(params, key, text(cmp->params[i].value));
+		free(key);
+	}
 	return params;
 }
 
 static json_t *json_variant(const struct variant *v)
 {
-	return json_pack("{s:s, s:o, s:s, s:I, s:I, s:I}",
-			 "label", v->label,
+	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I}",
+			 "label", text(v->label),
 			 "subject", string_or_null(v->subject),
-			 "path", v->path ? v->path : "",
+			 "path", text(v->path ? v->path : ""),
 			 "runs", (json_int_t)v->runs,
 			 "failed", (json_int_t)v->runs_failed,
 			 "incomplete", (json_int_t)v->runs_incomplete);
@@ -83,7 +106,7 @@ static json_t *json_cell(const struct metric_cell *cell, const char *label)
 	bool present = cell->samples != NULL;
 	json_t *c = json_object();
 
-	json_object_set_new(c, "variant", json_string(label));
+	json_object_set_new(c, "variant", text(label));
 	json_object_set_new(c, "samples", json_samples(cell));
 	json_object_set_new(c, "n", json_integer(present ? (json_int_t)s->n : 0));
 	json_object_set_new(c, "mean", present ? number(s->mean) : json_null());
@@ -106,7 +129,7 @@ static json_t *json_row(const struct comparison *cmp,
 	for (size_t v = 0; v < cmp->nvariants; v++)
 		json_array_append_new(cells, json_cell(&row->cells[v],
 						       cmp->variants[v].label));
-	return json_pack("{s:s, s:b, s:i, s:o}", "name", row->name,
+	return json_pack("{s:o, s:b, s:i, s:o}", "name", text(row->name),
 			 "key", row->key, "better", row->better,
 			 "variants", cells);
 }
@@ -119,8 +142,8 @@ static json_t *json_group(const struct comparison *cmp)
 		json_array_append_new(variants, json_variant(&cmp->variants[v]));
 	for (size_t r = 0; r < cmp->nrows; r++)
 		json_array_append_new(metrics, json_row(cmp, &cmp->rows[r]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "name", cmp->name ? cmp->name : "",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "name", text(cmp->name ? cmp->name : ""),
 			 "testcase", string_or_null(cmp->testcase),
 			 "host", string_or_null(cmp->host),
 			 "axis", string_or_null(cmp->axis),

@@ -292,6 +292,41 @@ bool is_directory(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+size_t utf8_sequence_length(const unsigned char *p, size_t left)
+{
+	size_t n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2 :
+		   *p >= 0xe0 && *p < 0xf0 ? 3 : *p >= 0xf0 && *p < 0xf5 ? 4 : 0;
+
+	if (!n || n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong three- and four-byte forms, surrogates, > U+10FFFF. */
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+char *utf8_repair(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_sequence_length(p + i, len - i);
+
+		if (n)
+			strbuf_add(&sb, p + i, n);
+		else
+			strbuf_addstr(&sb, "\xef\xbf\xbd");
+		i += n ? n : 1;
+	}
+	return strbuf_detach(&sb);
+}
+
 uint64_t hash64(const void *data, size_t len)
 {
 	const unsigned char *p = data;

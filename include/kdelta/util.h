@@ -71,6 +71,18 @@ bool is_directory(const char *path);
  */
 char *safe_name(const char *name, size_t max);
 
+/*
+ * The length of the UTF-8 sequence at p (at most left bytes): 1 to 4, or 0
+ * when it is not one (overlong forms, surrogates and > U+10FFFF included).
+ */
+size_t utf8_sequence_length(const unsigned char *p, size_t left);
+/*
+ * A copy of s that is valid UTF-8: each byte that starts no sequence
+ * becomes U+FFFD.  For text that must be UTF-8 where it goes (JSON), taken
+ * from where it need not be (a directory name, a commit subject).
+ */
+char *utf8_repair(const char *s);
+
 /* 64-bit FNV-1a hash, for short stable digests in names. */
 uint64_t hash64(const void *data, size_t len);
 

@@ -49,6 +49,19 @@ static void test_safe_name(void)
 	free(b);
 }
 
+static void test_utf8_repair(void)
+{
+	char *s = utf8_repair("caf\xc3\xa9 \xe2\x82\xac");
+
+	CHECK_STR(s, "caf\xc3\xa9 \xe2\x82\xac");	/* UTF-8 stays */
+	free(s);
+	/* Latin-1, a cut sequence, an overlong form, a surrogate. */
+	s = utf8_repair("caf\xe9|\xe2\x82|\xc0\xaf|\xed\xa0\x80");
+	CHECK_STR(s, "caf\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|"
+		  "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	free(s);
+}
+
 static void test_files(void)
 {
 	char dir[] = "/tmp/kdelta-util.XXXXXX";
@@ -82,6 +95,7 @@ static void test_files(void)
 int main(void)
 {
 	test_strbuf();
+	test_utf8_repair();
 	test_safe_name();
 	test_files();
 	CHECK(edit_distance("runs", "rns") == 1);
