@@ -248,6 +248,9 @@ def compare_seeds():
     # Two runs only; one run; the rows of seed 002's table.
     seed('compare', 'few-runs', options(0, FF + runs(stats(base)[:2], 'n') + FF +
                                         runs(stats(slow)[:1], 'k')))
+    seed('compare', 'tiny-values', options(0x40, 'metric: tiny\n' + FF +
+                                           'm{"tiny": [5e-324, 5e-324, 5e-324]}' + FF +
+                                           'm{"tiny": [5e-324, 5e-324, 5e-324]}'))
     seed('compare', 'control-characters',
          options(0xc0, 'label: a\x1b[31m\nlabel: b\r\n'
                  'name: group\twith\ttabs\nsubject: line\nprefix: [PATCH]\n' + FF +
