@@ -94,7 +94,7 @@ static void add_variants(struct strbuf *out, const struct comparison *cmp)
 	strbuf_addch(out, '\n');
 }
 
-/* The column labels, cut to 16 and 26 characters, and their rule. */
+/* The column labels, cut to 16 and 27 characters, and their rule. */
 static void add_column_labels(struct strbuf *out,
 			      const struct comparison *cmp)
 {
@@ -211,10 +211,15 @@ static bool row_shown(const struct comparison *cmp,
 	       (row->key && row_has_verdict(cmp, row, VERDICT_FEW_RUNS));
 }
 
+/*
+ * A row shows its changes plainly when one of them is significant, else
+ * in parentheses, as lkp-tests would print them: also a change that too
+ * few runs could not decide, which the line after the table counts.
+ */
 static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 			   const struct compare_options *opt)
 {
-	size_t shown = 0;
+	size_t shown = 0, undecided = 0;
 
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct metric_row *row = &cmp->rows[r];
@@ -226,6 +231,7 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 			lkp_add_perf_header(out, cmp->nvariants);
 		if (!row_has_verdict(cmp, row, VERDICT_CHANGED))
 			mode = LKP_CHANGE_QUIET;
+		undecided += row_has_verdict(cmp, row, VERDICT_FEW_RUNS);
 		lkp_add_row(out, row->cells, cmp->nvariants, row->name,
 			    LKP_STYLE_DETAIL, mode);
 	}
@@ -233,6 +239,10 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 		strbuf_addf(out,
 			    "no significant change in %zu metric%s (--all lists them)\n",
 			    cmp->nrows, cmp->nrows == 1 ? "" : "s");
+	if (undecided)
+		strbuf_addf(out,
+			    "not enough runs (fewer than 3) to decide %zu row%s\n",
+			    undecided, undecided == 1 ? "" : "s");
 }
 
 void render_lkp(const struct comparison *cmp, const struct compare_options *opt,

@@ -13,6 +13,12 @@
 #include "kdelta/render.h"
 #include "kdelta/util.h"
 
+/*
+ * The older compare's labels: 26 wide over each later variant, two blanks
+ * apart (seed 004).
+ */
+#define SUMMARY_LABEL_WIDTH (LKP_VARIANT_WIDTH - 2)
+
 /* The metric's row in a group that has the same number of variants. */
 static const struct metric_row *find_row(const struct comparison *cmp,
 					 const char *metric, size_t nvariants)
@@ -81,7 +87,7 @@ static void add_column_labels(struct strbuf *out, const struct comparison *cmp)
 	static const char title[] = "testcase/testparams/testbox";
 
 	for (size_t i = 0; i < cmp->nvariants; i++) {
-		size_t width = i ? LKP_LABEL_WIDTH : LKP_BASE_LABEL_WIDTH;
+		size_t width = i ? SUMMARY_LABEL_WIDTH : LKP_BASE_LABEL_WIDTH;
 		char *label = xstrndup(cmp->variants[i].label, width);
 
 		if (i)
@@ -94,7 +100,7 @@ static void add_column_labels(struct strbuf *out, const struct comparison *cmp)
 		if (i)
 			strbuf_addstr(out, "  ");
 		strbuf_addchars(out, '-',
-				i ? LKP_LABEL_WIDTH : LKP_BASE_LABEL_WIDTH);
+				i ? SUMMARY_LABEL_WIDTH : LKP_BASE_LABEL_WIDTH);
 	}
 	strbuf_addstr(out, "  ");
 	strbuf_addchars(out, '-', strlen(title));

@@ -2,13 +2,15 @@
 /*
  * Cells of the LKP tables.  The widths and number formats are those of
  * lkp-tests' lib/compare.rb (show_perf_change) and of the robot's mails
- * quoted in seeds 002 and 004; tests/render/ checks them against those
- * mails line by line.
+ * quoted in seeds 002 and 004 and in testdata/render/; tests/render/ checks
+ * them against those mails line by line, scripts/lkp-oracle.sh against
+ * lkp-tests itself.
  */
 #include <math.h>
 #include <string.h>
 
 #include "kdelta/render.h"
+#include "kdelta/rubyfmt.h"
 #include "kdelta/util.h"
 
 /* lkp-tests divides by this instead of a zero base (calc_perf_change). */
@@ -53,26 +55,34 @@ void lkp_add_mean(struct strbuf *out, double mean, size_t n,
 	else if (isnan(mean))
 		strbuf_addstr(out, "nan");	/* never "-nan" */
 	else if (fabs(mean) < decimals_below)
-		strbuf_addf(out, "%.2f", mean);
+		strbuf_add_ruby_number(out, "%.2f", mean);
 	else if (fabs(mean) > 1e8)
-		strbuf_addf(out, "%.4g", mean);
-	else
-		strbuf_addf(out, "%.0f", mean);
+		strbuf_add_ruby_number(out, "%.4g", mean);
+	else	/* truncated: 1001.5 is 1001 */
+		strbuf_add_ruby_number(out, "%d", mean);
 }
 
-/* " ±NN%", or blanks when there is no spread to show. */
+/*
+ * " ±NN%": the population stddev in percent of the mean, truncated, as
+ * lkp-tests prints it, or blanks when it is not above the style's
+ * threshold (so never for a negative mean).  Of a zero mean lkp-tests
+ * shows the stddev itself.
+ */
 static void add_stddev(struct strbuf *out, const struct metric_cell *cell,
 		       enum lkp_style style)
 {
-	double pct = round(cell->sum.rel_stddev);
-	bool show = cell->sum.n >= 2 && isfinite(pct);
+	const struct sample_summary *s = &cell->sum;
+	double shown_above = style == LKP_STYLE_DETAIL ? 2 : 3;
+	double pct = s->mean != 0 ? 100 * s->pop_stddev / s->mean :
+				    s->pop_stddev;
 
-	if (style == LKP_STYLE_COMPACT && pct <= 2)
-		show = false;
-	if (show)
-		strbuf_addf(out, " ±%3.0f%%", pct);
-	else
+	if (s->n >= 2 && isfinite(pct) && pct > shown_above) {
+		strbuf_addstr(out, " ±");
+		strbuf_add_ruby_number(out, "%3d", pct);
+		strbuf_addch(out, '%');
+	} else {
 		strbuf_addchars(out, ' ', LKP_STDDEV_WIDTH);
+	}
 }
 
 /* A whole number without the "-0" that rounding a small negative gives. */
@@ -107,22 +117,15 @@ static void add_change_detail(struct strbuf *out,
 	double p = cell->change_infinite ?
 		100.0 * cell->sum.mean / LKP_ZERO_BASE : cell->change;
 
-	if (cell->change_absolute && !cell->change_infinite)
-		strbuf_addf(out, "%+.1f ", p);
-	else if (fabs(p) < 100000)
-		strbuf_addf(out, "%+.1f%%", p);
-	else
-		strbuf_addf(out, "%+.2g%%", p);
+	strbuf_add_ruby_number(out, fabs(p) < 100000 ? "%+.1f" : "%+.2g", p);
+	/* points of a percentage: a blank where the '%' would be */
+	strbuf_addch(out, cell->change_absolute && !cell->change_infinite ?
+				  ' ' : '%');
 }
 
 void lkp_add_change(struct strbuf *out, const struct metric_cell *base,
 		    const struct metric_cell *cell, enum lkp_style style)
 {
-	if (cell->verdict == VERDICT_FEW_RUNS) {
-		/* wider than the column: the blank keeps it apart */
-		strbuf_addstr(out, " not enough runs");
-		return;
-	}
 	if (cell->verdict == VERDICT_NOT_FINITE) {
 		strbuf_addstr(out, " not finite");
 		return;
@@ -148,7 +151,6 @@ static void add_change_column(struct strbuf *out,
 	    cell->verdict == VERDICT_NOT_FINITE)
 		lkp_add_change(&text, base, cell, style);
 	if (mode == LKP_CHANGE_QUIET && text.len &&
-	    cell->verdict != VERDICT_FEW_RUNS &&
 	    cell->verdict != VERDICT_NOT_FINITE) {
 		struct strbuf quiet = STRBUF_INIT;
 

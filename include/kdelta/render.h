@@ -14,23 +14,29 @@
  * (lib/compare.rb): a variant's mean is 10 wide and its relative stddev
  * " ±NN%" 6 wide; every later variant adds an 11-wide change, a blank, its
  * mean and stddev, 28 columns in all; the name follows two blanks.
+ * Numbers are formatted as Ruby formats them (kdelta/rubyfmt.h).
  */
 #define LKP_MEAN_WIDTH 10
 #define LKP_STDDEV_WIDTH 6
 #define LKP_CHANGE_WIDTH 11
 #define LKP_FIRST_WIDTH (LKP_MEAN_WIDTH + LKP_STDDEV_WIDTH)
 #define LKP_VARIANT_WIDTH (LKP_CHANGE_WIDTH + 1 + LKP_FIRST_WIDTH)
-/* Commit labels in the column headers are cut to these widths. */
-#define LKP_BASE_LABEL_WIDTH 16
-#define LKP_LABEL_WIDTH 26
+/*
+ * Column labels over the table, cut to these widths and each followed by a
+ * blank: 16 over the base, 27 over each later variant (lkp-tests since
+ * 2019, and its mails).
+ */
+#define LKP_BASE_LABEL_WIDTH LKP_FIRST_WIDTH
+#define LKP_LABEL_WIDTH (LKP_FIRST_WIDTH + LKP_CHANGE_WIDTH)
 
 /*
  * Two dialects of the robot's numbers.  LKP_STYLE_DETAIL is today's
- * lkp-tests and seed 002: one-decimal signed changes ("+11.9%"), means
- * below 1000 with two decimals, every stddev shown.  LKP_STYLE_COMPACT is
- * the cross-testcase summary of seed 004: whole-percent changes ("-19%"),
- * increases of 500% or more as the absolute difference ("3e+04"), means
- * below 10 with two decimals, stddevs of 2% or less left blank.
+ * lkp-tests (lib/compare.rb): one-decimal signed changes ("+11.9%"), means
+ * below 1000 with two decimals, whole means truncated, the population
+ * stddev shown above 2%.  LKP_STYLE_COMPACT is the cross-testcase summary
+ * of lkp-tests' older "compare" (seed 004): whole-percent changes
+ * ("-19%"), increases of 500% or more as the absolute difference
+ * ("3e+04"), means below 10 with two decimals, stddevs above 3% shown.
  */
 enum lkp_style {
 	LKP_STYLE_DETAIL,

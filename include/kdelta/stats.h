@@ -11,15 +11,26 @@
  */
 struct sample_summary {
 	size_t n;
-	double mean;
+	double mean;		/* compensated sum / n: exact inputs give
+				 * exact means (222.48, not 222.49; 0, not
+				 * 1e-21) */
 	double stddev;		/* sample standard deviation (n - 1) */
 	double rel_stddev;	/* 100 * stddev / |mean|; 0 when mean is 0
 				 * (unless stddev is not finite) */
+	double pop_stddev;	/* population standard deviation (n), as
+				 * lkp-tests prints it */
 	double min, max;
 	double median;
 };
 
 void summarize(const double *x, size_t n, struct sample_summary *out);
+
+/*
+ * The sum of x[0..n), compensated (Kahan-Babuska, Neumaier): exactly
+ * rounded for a few runs' values, and bit for bit Ruby's Array#sum, which
+ * lkp-tests' means divide by n.
+ */
+double compensated_sum(const double *x, size_t n);
 
 enum sig_test { SIG_WELCH, SIG_MWU, SIG_LKP };
 

@@ -15,7 +15,7 @@ expect_line "$T/out" "compared with its parent ${H[12]}"
 expect_line "$T/out" "git bisect log:"
 expect_line "$T/out" "# first bad commit: [${H[13]}] commit 13: bench: do 25% more work per operation"
 # The table: the parent as the base, the key result changed by about -20%.
-grep -Eq '^ +[0-9]+ +±[ 0-9]+% +-(1[5-9]|2[0-5])\.[0-9]% +[0-9]+ +±[ 0-9]+% +exec\.ops_per_sec$' "$T/out" ||
+grep -Eq '^ +[0-9]+( +±[ 0-9]+%)? +-(1[5-9]|2[0-5])\.[0-9]% +[0-9]+( +±[ 0-9]+%)? +exec\.ops_per_sec$' "$T/out" ||
 	fail "no exec.ops_per_sec row with a change of about -20% in the table"
 grep -Eq "^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: [0-9]+ and [0-9]+ runs, exec\.ops_per_sec [0-9.e+]+ and [0-9.e+]+ \(-(1[5-9]|2[0-5])\.[0-9]%, p = [0-9.e-]+\) → they differ$" "$T/err" ||
 	fail "no line saying that good and bad differ by about -20% after their first runs"
