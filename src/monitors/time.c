@@ -158,6 +158,9 @@ static int time_extract(const char *raw, size_t len, json_t *stats,
 		strbuf_reset(&name);
 		strbuf_addstr(&name, "time.");
 		metric_name(key, (size_t)(sep - key), &name);
+		/* No name (": 0", or NULs, which end it): no measurement. */
+		if (!name.buf[strlen("time.")])
+			continue;
 		if (!parse_value(name.buf, value, (size_t)(line + line_len - value), &v))
 			rc = kd_error(err, "bad line '%.*s': expected a number",
 				      (int)(line_len > 80 ? 80 : line_len), line);
