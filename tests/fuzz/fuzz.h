@@ -21,9 +21,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /*
- * Optional: called by the replay driver after the last input; a target
- * checks there what its whole corpus must cover.  Returns 0, or -1 after
- * saying what is missing.
+ * Optional: called by the replay driver after the last input when it was
+ * given a directory (a corpus, not a single reproducer); a target checks
+ * there what its whole corpus must cover.  Returns 0, or -1 after saying
+ * what is missing.
  */
 int fuzz_replay_done(void) __attribute__((weak));
 

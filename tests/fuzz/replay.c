@@ -8,10 +8,12 @@
  *   replay-<target> FILE|DIR...
  *
  * A failing property aborts; a sanitizer reports and exits.  Exit status 0
- * when every input passed, 2 for a file that cannot be read or when no
- * input was found.
+ * when every input passed, 1 when a directory given is a corpus that lacks
+ * what fuzz_replay_done() wants, 2 for a file that cannot be read or when
+ * no input was found.
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -90,6 +92,8 @@ static long replay_path(const char *path)
 int main(int argc, char **argv)
 {
 	long total = 0;
+	bool corpus = false;
+	struct stat st;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
@@ -99,6 +103,7 @@ int main(int argc, char **argv)
 		long got = replay_path(argv[i]);
 
 		total = got < 0 ? -1 : total + got;
+		corpus |= !stat(argv[i], &st) && S_ISDIR(st.st_mode);
 	}
 	if (total < 0)
 		return 2;
@@ -106,7 +111,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "replay: no input found\n");
 		return 2;
 	}
-	if (fuzz_replay_done && fuzz_replay_done() < 0)
+	if (corpus && fuzz_replay_done && fuzz_replay_done() < 0)
 		return 1;
 	printf("replay: %ld inputs passed\n", total);
 	return 0;
