@@ -2,8 +2,8 @@
 /*
  * The harness benchmark's baseline: creat() then close() of one file in
  * the current directory for SECONDS, with no kdelta around it -- the loop
- * of src/workloads/creat-clo.c (same file name, same clock batching),
- * printed as that workload prints its result:
+ * of aim9's creat-clo in src/workloads/aim9.c (same file name, same clock
+ * batching), its result printed as
  *
  *	bare-creat-clo SECONDS  ->  "ops_per_sec: 512345.678"
  */

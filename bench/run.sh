@@ -29,7 +29,8 @@ job() {	# job NAME TESTTIME [MONITORS-LINE]
 	{
 		echo "testcase: $1"
 		[ $# -ge 3 ] && echo "$3"
-		echo "creat-clo:"
+		echo "aim9:"
+		echo "  test: creat-clo"
 		echo "  testtime: $2"
 	} >"$B/$1.yaml"
 }
@@ -41,7 +42,7 @@ kdelta_ops() {
 	local dir last
 	dir=$(echo "$B"/r/"$1"/*/*/"$2")
 	last=$(ls "$dir" | grep -x '[0-9]*' | sort -n | tail -1)
-	sed -n 's/^ops_per_sec: //p' "$dir/$last/creat-clo.log"
+	sed -n 's/^creat-clo\.ops_per_sec: //p' "$dir/$last/aim9.log"
 }
 
 mean() { python3 -c 'import sys, statistics as s; v = [float(x) for x in sys.argv[1:]]; print(s.mean(v))' "$@"; }

@@ -16,6 +16,7 @@
 #include "kdelta/bisect.h"
 #include "kdelta/compare.h"
 #include "kdelta/job.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/proc.h"
 #include "kdelta/report.h"
 #include "kdelta/runner.h"
@@ -124,7 +125,7 @@ static int take_option(struct bisect_args *a, int c, const char *arg)
 	case 'g': a->o.good = arg; break;
 	case 'b': a->o.bad = arg; break;
 	case 'B': a->o.build = arg; break;
-	case 'm': a->o.metric = arg; break;
+	case 'm': a->o.metric = metric_current_name(arg); break;
 	case 'R': a->result_root = arg; break;
 	case 'W': a->work_dir = arg; break;
 	case 'o': a->report = arg; break;

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "kdelta/compare-args.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/plot.h"
 #include "kdelta/report.h"
 #include "kdelta/util.h"
@@ -54,7 +55,8 @@ static int plot_option(void *ctx, const char *name, const char *value,
 		return kd_error(err, "plot: %s: expected a value, got ''", name);
 	if (!strcmp(name, "--metric")) {
 		ALLOC_GROW(p->metrics, p->nmetrics + 1, p->metrics_alloc);
-		p->metrics[p->nmetrics++] = value;
+		/* A metric may be given by the name an old store has. */
+		p->metrics[p->nmetrics++] = metric_current_name(value);
 	} else if (!strcmp(name, "--svg")) {
 		p->svg = value;
 	} else {

@@ -16,6 +16,7 @@
 #include "kdelta/compare-args.h"
 #include "kdelta/git.h"
 #include "kdelta/matrix.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -111,7 +112,9 @@ static int take_value(struct compare_args *a, const char *name,
 		if (!*value)
 			return usage_error(a, err, "%s: expected a value, got ''",
 					   name);
-		*slot = value;
+		/* A metric may be given by the name an old store has. */
+		*slot = slot == &a->summary || slot == &a->explain
+			? metric_current_name(value) : value;
 	}
 	return 0;
 }

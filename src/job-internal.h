@@ -39,9 +39,6 @@ int job_parse_documents(const char *text, size_t len, const char *name,
  * the runner records (src/params.c).
  */
 bool param_in_job_name(const char *name);
-/* Checks beyond the type that some common parameters have (src/params.c). */
-int common_param_check(const struct param_spec *spec, const char *value,
-		       struct kd_err *err);
 
 /* Loading one file against one schema; err receives the first error. */
 struct job_loader {
@@ -59,6 +56,12 @@ bool jnode_is_null(const struct jnode *node);
 /* Whether a list at this parameter expands (every type but list and map). */
 bool param_expands(const struct param_spec *spec);
 
+/*
+ * Moves the monitor sections a document has at its top level, as lkp-tests'
+ * job files have them ("perf-profile: {delay: 15}"), into its "monitors"
+ * mapping: one made of the schema's default monitors when it has none.
+ */
+int job_lift_monitors(const struct job_loader *ld, struct jnode *root);
 /* Checks a document (merged over the base) against the schema. */
 int job_validate(const struct job_loader *ld, const struct jnode *root);
 /*

@@ -380,7 +380,8 @@ static int prepare(const struct job_loader *ld, struct jnode **docs,
 
 	for (size_t i = 0; i < ndocs; i++) {
 		merged[i] = i ? merge(docs[0], docs[i]) : jnode_clone(docs[0]);
-		if (job_validate(ld, merged[i]))
+		if (job_lift_monitors(ld, merged[i]) ||
+		    job_validate(ld, merged[i]))
 			return -1;
 	}
 	for (size_t i = 0; i < ndocs; i++) {

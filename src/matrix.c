@@ -11,6 +11,7 @@
 
 #include "kdelta/counters.h"
 #include "kdelta/matrix.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/monitor.h"
 #include "kdelta/util.h"
 
@@ -43,6 +44,18 @@ static int json_sample(const json_t *v, const char *path, const char *metric,
 		return kd_error(err, "%s: metric '%s', run %zu: not a finite number",
 				path, metric, run);
 	return 0;
+}
+
+/*
+ * The name a metric of a JSON object is read under: today's name
+ * (metric_current_name()), or NULL to skip it when the object holds that
+ * name too.
+ */
+static const char *name_read_as(json_t *object, const char *key)
+{
+	const char *now = metric_current_name(key);
+
+	return now != key && json_object_get(object, now) ? NULL : now;
 }
 
 static void matrix_add_metric(struct matrix *m, size_t *alloc, const char *name)
@@ -99,8 +112,9 @@ static int matrix_from_json(json_t *root, const char *path, struct matrix *m,
 				  sizeof(double));
 	json_object_foreach(root, key, value) {
 		double *row = m->values + m->nmetrics * width;
+		const char *name = name_read_as(root, key);
 
-		if (!strcmp(key, "stats_source"))
+		if (!strcmp(key, "stats_source") || !name)
 			continue;
 		if (!json_is_array(value))
 			return kd_error(err, "%s: metric '%s': expected an array of numbers, got %s",
@@ -112,7 +126,7 @@ static int matrix_from_json(json_t *root, const char *path, struct matrix *m,
 		json_array_foreach(value, i, item)
 			if (json_sample(item, path, key, i, &row[i], err) < 0)
 				return -1;
-		matrix_add_metric(m, &alloc, key);
+		matrix_add_metric(m, &alloc, name);
 	}
 	return 0;
 }
@@ -231,13 +245,17 @@ static int matrix_add_stats(struct matrix *m, size_t *names_alloc,
 	json_t *value;
 
 	json_object_foreach(stats, key, value) {
-		size_t i = name_index_find(ix, m->names, key);
+		const char *name = name_read_as(stats, key);
+		size_t i;
 		double sample = NAN;
 
 		if (json_sample(value, path, key, run, &sample, err) < 0)
 			return -1;
+		if (!name)
+			continue;
+		i = name_index_find(ix, m->names, name);
 		if (i == (size_t)-1) {
-			matrix_add_metric(m, names_alloc, key);
+			matrix_add_metric(m, names_alloc, name);
 			i = m->nmetrics - 1;
 			name_index_add(ix, m->names, i);
 			m->values = xreallocarray(m->values, m->nmetrics * runs,

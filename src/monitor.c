@@ -514,7 +514,7 @@ static int add_job_monitors(struct monitor_session *s,
 		for (size_t i = 0; monitor_registry[i]; i++) {
 			const struct monitor *m = monitor_registry[i];
 
-			if ((!m->by_default || m->by_default()) &&
+			if (monitor_by_default(m) &&
 			    add_monitor(s, m->section.name, NULL, err) < 0)
 				return -1;
 		}

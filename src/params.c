@@ -13,62 +13,11 @@
 
 static const char *const fs_choices[] = { "xfs", "ext4", "btrfs", "tmpfs", NULL };
 
-static const struct param_spec common_params[] = {
-	{ .name = "testcase", .type = PARAM_STRING,
-	  .help = "the store's directory for this job's results; default: the workload's name" },
-	{ .name = "suite", .type = PARAM_STRING,
-	  .help = "the benchmark suite the job belongs to (descriptive)" },
-	{ .name = "category", .type = PARAM_STRING,
-	  .help = "what kind of test it is, like benchmark or functional (descriptive)" },
-	{ .name = "runs", .type = PARAM_INT, .def = "3",
-	  .help = "runs per commit, at least 1; at least 3 to decide on significance" },
-	{ .name = "disk", .type = PARAM_STRING,
-	  .help = "the disk to make the file system on: 1BRD_<size>, one RAM disk of that size, like 1BRD_48G" },
-	{ .name = "fs", .type = PARAM_CHOICE, .choices = fs_choices,
-	  .help = "the file system to make on the disk" },
-	{ .name = "fs_mount_options", .type = PARAM_STRING,
-	  .help = "mount options for the file system, as for mount -o" },
-	{ .name = "monitors", .type = PARAM_MAP,
-	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: all" },
-	{ .name = "commit", .type = PARAM_STRING,
-	  .help = "recorded by the runner: the commit the job ran on" },
-	{ .name = "host", .type = PARAM_STRING,
-	  .help = "recorded by the runner: the machine's host name" },
-	{ .name = "machine", .type = PARAM_MAP,
-	  .help = "recorded by the runner: kernel, CPUs and memory of the machine" },
-	{ .name = "kdelta", .type = PARAM_MAP,
-	  .help = "recorded by the runner: the kdelta version and command" },
-	{ NULL },
+/* The kernel's cpufreq governors (Documentation/admin-guide/pm/cpufreq.rst). */
+static const char *const governor_choices[] = {
+	"performance", "powersave", "schedutil", "ondemand", "conservative",
+	"userspace", NULL,
 };
-
-const struct param_section job_common_section = {
-	.name = "common",
-	.summary = "parameters of every job",
-	.params = common_params,
-};
-
-/* Descriptive, or recorded by the runner: not part of a job's name. */
-static const char *const unnamed_params[] = {
-	"testcase", "suite", "category", "runs", "monitors",
-	"commit", "host", "machine", "kdelta",
-};
-
-bool param_in_job_name(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(unnamed_params); i++)
-		if (!strcmp(unnamed_params[i], name))
-			return false;
-	return true;
-}
-
-static int check_runs(const char *value, struct kd_err *err)
-{
-	int64_t runs;
-
-	if (!parse_int(value, &runs, NULL) && runs < 1)
-		return kd_error(err, "expected at least 1 run, got '%s'", value);
-	return 0;
-}
 
 static int check_disk(const char *value, struct kd_err *err)
 {
@@ -81,15 +30,76 @@ static int check_disk(const char *value, struct kd_err *err)
 	return 0;
 }
 
-/* The checks some common parameters have beyond their type. */
-int common_param_check(const struct param_spec *spec, const char *value,
-		       struct kd_err *err)
+#define NOT_BUILT "kdelta runs the kernel the machine booted; build and install one with kdelta run --setup"
+
+static const struct param_spec common_params[] = {
+	{ .name = "testcase", .type = PARAM_STRING, .unnamed = true,
+	  .help = "the store's directory for this job's results; default: the workload's name" },
+	{ .name = "suite", .type = PARAM_STRING, .unnamed = true,
+	  .help = "the benchmark suite the job belongs to (descriptive)" },
+	{ .name = "category", .type = PARAM_STRING, .unnamed = true,
+	  .help = "what kind of test it is, like benchmark or functional (descriptive)" },
+	{ .name = "runs", .type = PARAM_INT, .def = "3", .min = "1",
+	  .unnamed = true,
+	  .help = "runs per commit, at least 1; at least 3 to decide on significance" },
+	{ .name = "disk", .type = PARAM_STRING, .check = check_disk,
+	  .help = "the disk to make the file system on: 1BRD_<size>, one RAM disk of that size, like 1BRD_48G" },
+	{ .name = "fs", .type = PARAM_CHOICE, .choices = fs_choices,
+	  .help = "the file system to make on the disk" },
+	{ .name = "fs_mount_options", .type = PARAM_STRING,
+	  .help = "mount options for the file system, as for mount -o" },
+	{ .name = "monitors", .type = PARAM_MAP, .unnamed = true,
+	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: all" },
+	{ .name = "cpufreq_governor", .type = PARAM_CHOICE,
+	  .choices = governor_choices,
+	  .help = "the cpufreq governor of every CPU during each run, put back after it; where the machine has no cpufreq (/sys/devices/system/cpu/cpu*/cpufreq), recorded with a note" },
+	/* LKP's infrastructure: accepted so that its job files load. */
+	{ .name = "nr_threads", .type = PARAM_STRING,
+	  .not_applied = "no workload of kdelta reads it",
+	  .help = "LKP: threads for the workload, like 100% of the CPUs or 8" },
+	{ .name = "kconfig", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = NOT_BUILT,
+	  .help = "LKP: the kernel configuration, like x86_64-rhel-9.4" },
+	{ .name = "compiler", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = NOT_BUILT,
+	  .help = "LKP: the compiler that built the kernel, like gcc-12" },
+	{ .name = "kernel_cmdline", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = "the kernel command line is set at boot",
+	  .help = "LKP: extra kernel command line parameters" },
+	{ .name = "rootfs", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = "kdelta runs in the machine's own root file system",
+	  .help = "LKP: the root file system image the test box boots, like debian-12-x86_64-20240206.cgz" },
+	{ .name = "testbox", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = "kdelta runs on this machine and records its name as host",
+	  .help = "LKP: the machine to run on" },
+	{ .name = "tbox_group", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = "kdelta runs on this machine and records its name as host",
+	  .help = "LKP: the group of like machines to run on" },
+	{ .name = "need_memory", .type = PARAM_SIZE, .unnamed = true,
+	  .not_applied = "LKP's scheduler picks machines by it; kdelta runs on this one",
+	  .help = "LKP: the memory a test box must have, like 2G" },
+	{ .name = "commit", .type = PARAM_STRING, .unnamed = true,
+	  .help = "recorded by the runner: the commit the job ran on" },
+	{ .name = "host", .type = PARAM_STRING, .unnamed = true,
+	  .help = "recorded by the runner: the machine's host name" },
+	{ .name = "machine", .type = PARAM_MAP, .unnamed = true,
+	  .help = "recorded by the runner: kernel, CPUs and memory of the machine" },
+	{ .name = "kdelta", .type = PARAM_MAP, .unnamed = true,
+	  .help = "recorded by the runner: the kdelta version, the setup command, what was not applied" },
+	{ NULL },
+};
+
+const struct param_section job_common_section = {
+	.name = "common",
+	.summary = "parameters of every job",
+	.params = common_params,
+};
+
+bool param_in_job_name(const char *name)
 {
-	if (spec == param_find(common_params, "runs"))
-		return check_runs(value, err);
-	if (spec == param_find(common_params, "disk"))
-		return check_disk(value, err);
-	return 0;
+	const struct param_spec *spec = param_find(common_params, name);
+
+	return !spec || !spec->unnamed;
 }
 
 static size_t registry_length(const void *const *registry)
@@ -108,8 +118,8 @@ static size_t registry_length(const void *const *registry)
 const struct job_schema *job_schema_default(void)
 {
 	static struct job_schema schema;
-	static const struct param_section **workloads, **monitors;
-	size_t nw, nm;
+	static const struct param_section **workloads, **monitors, **defaults;
+	size_t nw, nm, nd = 0;
 
 	if (schema.common)
 		return &schema;
@@ -117,12 +127,19 @@ const struct job_schema *job_schema_default(void)
 	nm = registry_length((const void *const *)monitor_registry);
 	workloads = xcalloc(nw + 1, sizeof(*workloads));
 	monitors = xcalloc(nm + 1, sizeof(*monitors));
+	defaults = xcalloc(nm + 1, sizeof(*defaults));
 	for (size_t i = 0; i < nw; i++)
 		workloads[i] = &workload_registry[i]->section;
-	for (size_t i = 0; i < nm; i++)
-		monitors[i] = &monitor_registry[i]->section;
+	for (size_t i = 0; i < nm; i++) {
+		const struct monitor *m = monitor_registry[i];
+
+		monitors[i] = &m->section;
+		if (monitor_by_default(m))
+			defaults[nd++] = &m->section;
+	}
 	schema.workloads = workloads;
 	schema.monitors = monitors;
+	schema.default_monitors = defaults;
 	schema.common = &job_common_section;
 	return &schema;
 }

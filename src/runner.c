@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "kdelta/cpufreq.h"
 #include "kdelta/disk.h"
 #include "kdelta/machine.h"
 #include "kdelta/monitor.h"
@@ -136,9 +137,11 @@ struct run {
 	unsigned number;
 	char *base_dir;
 	struct fs_mount *mount;
+	struct cpufreq_saved cpufreq;	/* the governors to put back */
 	struct monitor_session *monitors;
 	struct jnode *record;
 	struct jnode *kdelta;		/* record's "kdelta" map */
+	struct jnode *not_applied;	/* its "not_applied" map, or NULL */
 	struct strbuf failure;		/* empty while the run is ok */
 	bool interrupted;
 	double start;
@@ -325,6 +328,52 @@ static void note_unavailable(struct run *r)
 	strbuf_release(&lines);
 }
 
+/*
+ * "<key> <value> not applied: <why>", once per batch and key; recorded in
+ * the run's kdelta.not_applied either way.
+ */
+static void note_not_applied(struct run *r, const char *key, const char *why)
+{
+	char *mark = xasprintf("\nparameter %s\n", key);
+
+	if (!r->not_applied) {
+		r->not_applied = jnode_new_map();
+		jnode_set(r->kdelta, "not_applied", r->not_applied);
+	}
+	set_scalar(r->not_applied, key, why);
+	if (!strstr(r->b->noticed.buf, mark)) {
+		progress_notice(&r->b->progress, "%s %s not applied: %s", key,
+				jnode_str(r->job->root, key), why);
+		strbuf_addstr(&r->b->noticed, mark + 1);
+	}
+	free(mark);
+}
+
+/*
+ * What the job asks of the machine: the cpufreq governor set, and a note
+ * for each of LKP's parameters that kdelta records but does not apply.
+ */
+static void run_machine_settings(struct run *r)
+{
+	const char *governor = jnode_str(r->job->root, "cpufreq_governor");
+	const struct param_spec *p;
+	struct kd_err err;
+
+	for (p = job_common_section.params; p->name; p++)
+		if (p->not_applied && jnode_get(r->job->root, p->name))
+			note_not_applied(r, p->name, p->not_applied);
+	if (!governor || !*governor)
+		return;
+	switch (cpufreq_set(CPUFREQ_ROOT, governor, &r->cpufreq, &err)) {
+	case 1:
+		note_not_applied(r, "cpufreq_governor", err.msg);
+		break;
+	case -1:
+		run_fail(r, "%s", err.msg);
+		break;
+	}
+}
+
 /* The file system and the monitors; the caller cleans up either way. */
 static void run_prepare(struct run *r)
 {
@@ -344,6 +393,9 @@ static void run_prepare(struct run *r)
 		r->base_dir = NULL;
 		return;
 	}
+	run_machine_settings(r);
+	if (r->failure.len)
+		return;
 	if (fs_setup(r->job->root, r->base_dir, &r->mount, &err) < 0) {
 		r->mount = NULL;
 		run_fail(r, "%s", err.msg);
@@ -477,6 +529,8 @@ static void run_cleanup(struct run *r, const struct workload_usage *usage)
 		progress_notice(&r->b->progress, "%s", err.msg);
 	free(r->base_dir);
 	r->base_dir = NULL;
+	if (cpufreq_restore(&r->cpufreq, &err) < 0)
+		progress_notice(&r->b->progress, "%s", err.msg);
 }
 
 /*

@@ -136,13 +136,65 @@ static int check_choice(const struct param_spec *spec, const char *value,
 			return 0;
 	for (size_t i = 0; spec->choices && spec->choices[i]; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", spec->choices[i]);
-	kd_error(err, "expected one of %s, got '%s'", sb.buf, value);
+	if (spec->choices_are)
+		kd_error(err, "'%s' is not one of the %s: %s", value,
+			 spec->choices_are, sb.buf);
+	else
+		kd_error(err, "expected one of %s, got '%s'", sb.buf, value);
 	strbuf_release(&sb);
 	return -1;
 }
 
-int param_check(const struct param_spec *spec, const char *value,
-		struct kd_err *err)
+/*
+ * A number of a bounded type as a long double, which holds every int64_t,
+ * uint64_t and double exactly; -1 when s does not parse.
+ */
+static int bounded_value(enum param_type type, const char *s, long double *out)
+{
+	union { uint64_t size; double duration; int64_t i; } v;
+
+	switch (type) {
+	case PARAM_INT:
+		if (parse_int(s, &v.i, NULL))
+			return -1;
+		*out = v.i;
+		return 0;
+	case PARAM_SIZE:
+		if (parse_size(s, &v.size, NULL))
+			return -1;
+		*out = v.size;
+		return 0;
+	case PARAM_DURATION:
+		if (parse_duration(s, &v.duration, NULL))
+			return -1;
+		*out = v.duration;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The declared bounds; a bound that does not parse is not checked. */
+static int check_bounds(const struct param_spec *spec, const char *value,
+			struct kd_err *err)
+{
+	long double x, bound;
+
+	if ((!spec->min && !spec->max) || bounded_value(spec->type, value, &x))
+		return 0;
+	if (spec->min && !bounded_value(spec->type, spec->min, &bound) &&
+	    x < bound)
+		return kd_error(err, "expected at least %s, got '%s'",
+				spec->min, value);
+	if (spec->max && !bounded_value(spec->type, spec->max, &bound) &&
+	    x > bound)
+		return kd_error(err, "expected at most %s, got '%s'",
+				spec->max, value);
+	return 0;
+}
+
+static int check_type(const struct param_spec *spec, const char *value,
+		      struct kd_err *err)
 {
 	union { uint64_t size; double duration; bool yes; int64_t i; } v;
 
@@ -165,6 +217,14 @@ int param_check(const struct param_spec *spec, const char *value,
 		return kd_error(err, "expected a mapping, got '%s'", value);
 	}
 	return kd_error(err, "unknown parameter type %d", (int)spec->type);
+}
+
+int param_check(const struct param_spec *spec, const char *value,
+		struct kd_err *err)
+{
+	if (check_type(spec, value, err) || check_bounds(spec, value, err))
+		return -1;
+	return spec->check ? spec->check(value, err) : 0;
 }
 
 const char *param_type_name(enum param_type type)

@@ -34,12 +34,23 @@ static void describe_type(struct strbuf *out, const struct param_spec *p)
 		strbuf_addstr(out, i ? ", " : ": ");
 		roff_text(out, p->choices[i]);
 	}
+	if (p->min && p->max) {
+		strbuf_addstr(out, ", ");
+		roff_text(out, p->min);
+		strbuf_addstr(out, " to ");
+		roff_text(out, p->max);
+	} else if (p->min || p->max) {
+		strbuf_addstr(out, p->min ? ", at least " : ", at most ");
+		roff_text(out, p->min ? p->min : p->max);
+	}
 	if (p->required)
 		strbuf_addstr(out, "; required");
 	if (p->def && *p->def) {
 		strbuf_addstr(out, "; default ");
 		roff_text(out, p->def);
 	}
+	if (p->unnamed)
+		strbuf_addstr(out, "; not in the job's name");
 }
 
 static void section_params(struct strbuf *out, const struct param_section *s)
@@ -56,6 +67,11 @@ static void section_params(struct strbuf *out, const struct param_section *s)
 		strbuf_addstr(out, ")\n");
 		roff_text(out, p->help ? p->help : "");
 		strbuf_addch(out, '\n');
+		if (p->not_applied) {
+			strbuf_addstr(out, ".br\nRecorded, not applied: ");
+			roff_text(out, p->not_applied);
+			strbuf_addstr(out, ".\n");
+		}
 	}
 }
 

@@ -43,6 +43,13 @@ struct job_schema {
 	const struct param_section *common;
 	const struct param_section *const *workloads;	/* NULL-terminated */
 	const struct param_section *const *monitors;	/* NULL-terminated */
+	/*
+	 * The monitors a job without a "monitors" key runs, NULL-terminated;
+	 * NULL: all of monitors.  A job that names a monitor at its top
+	 * level, as lkp-tests' do ("perf-profile: {delay: 15}"), runs these
+	 * and that one.
+	 */
+	const struct param_section *const *default_monitors;
 };
 
 const struct job_schema *job_schema_default(void);

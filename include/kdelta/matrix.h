@@ -11,7 +11,8 @@
 /*
  * One commit directory's results: matrix.json[.gz] ({"metric": [run0, run1,
  * ...], "stats_source": [...]}, the lkp-tests shape), or the same built from
- * the stats.json of its runs.
+ * the stats.json of its runs.  Names are read as they are called today
+ * (metric_current_name()).
  */
 struct matrix {
 	size_t nruns;

@@ -117,6 +117,8 @@ struct monitor {
 
 extern const struct monitor *const monitor_registry[];	/* NULL-terminated */
 const struct monitor *monitor_find(const char *name);
+/* Whether m runs for a job that names no monitors (its by_default()). */
+bool monitor_by_default(const struct monitor *m);
 
 /* What the workload's child used: for the "time" monitor. */
 struct workload_usage {

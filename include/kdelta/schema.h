@@ -11,7 +11,8 @@
  * Every parameter kdelta accepts in a job file is declared once, next to the
  * code that uses it: common job parameters in src/params.c, each workload's
  * and each monitor's in its own file.  Validation, defaults, --help and the
- * man page all come from these declarations.
+ * man page all come from these declarations.  Declare them with designated
+ * initializers ({ .name = "x", .type = PARAM_INT, ... }): fields are added.
  */
 enum param_type {
 	PARAM_STRING,
@@ -31,16 +32,48 @@ struct param_spec {
 	const char *help;		/* one line, for --help and the man page */
 	const char *const *choices;	/* PARAM_CHOICE: NULL-terminated */
 	bool required;
+	/*
+	 * PARAM_CHOICE: what the choices are, for the error that lists them
+	 * ("aim7 tests kdelta implements"); NULL: "expected one of ...".
+	 */
+	const char *choices_are;
+	/*
+	 * Inclusive bounds of a PARAM_INT, PARAM_SIZE or PARAM_DURATION, as
+	 * written in YAML ("1", "64M", "1ms"); NULL: unbounded.
+	 */
+	const char *min, *max;
+	/* A check beyond type and bounds (a format); 0 or -1 with err set. */
+	int (*check)(const char *value, struct kd_err *err);
+	/*
+	 * Not part of a job's name: descriptive (testcase), or recorded by
+	 * the runner (commit), or describing the machine (LKP's kconfig).
+	 */
+	bool unnamed;
+	/*
+	 * Set for an LKP parameter that kdelta accepts and records but does
+	 * not apply: why, in a few words, for the man page and the note the
+	 * runner prints ("kdelta runs the kernel it is booted with").
+	 */
+	const char *not_applied;
+};
+
+/* A top-level key an earlier kdelta took, and how to write it now. */
+struct param_renamed {
+	const char *old;	/* "disk_wrt" */
+	const char *now;	/* "aim7: {test: disk_wrt}" */
 };
 
 /*
  * A named group of parameters: the common job parameters, a workload's, a
- * monitor's.  params is terminated by an entry with name == NULL.
+ * monitor's.  params is terminated by an entry with name == NULL; renamed,
+ * when set, by one with old == NULL.
  */
 struct param_section {
 	const char *name;
 	const char *summary;
 	const struct param_spec *params;
+	/* Keys that are this section now, for a clear error. */
+	const struct param_renamed *renamed;
 };
 
 /*
@@ -51,7 +84,10 @@ int parse_size(const char *s, uint64_t *out, struct kd_err *err);
 int parse_duration(const char *s, double *out, struct kd_err *err);
 int parse_bool(const char *s, bool *out, struct kd_err *err);
 int parse_int(const char *s, int64_t *out, struct kd_err *err);
-/* Validates a scalar against a spec (any scalar type). */
+/*
+ * Validates a scalar against a spec (any scalar type): its type, its
+ * bounds, and its check.
+ */
 int param_check(const struct param_spec *spec, const char *value,
 		struct kd_err *err);
 const char *param_type_name(enum param_type type);

@@ -219,7 +219,7 @@ static int latency_stats_extract(const char *raw, size_t len, json_t *stats,
 }
 
 static const struct param_spec latency_stats_params[] = {
-	{ NULL, 0, NULL, NULL, NULL, false },
+	{ .name = NULL },
 };
 
 /*

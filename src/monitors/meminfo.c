@@ -37,7 +37,7 @@ static int meminfo_extract(const char *raw, size_t len, json_t *stats,
 
 static const struct param_spec meminfo_params[] = {
 	MONITOR_INTERVAL_PARAM,
-	{ NULL, 0, NULL, NULL, NULL, false },
+	{ .name = NULL },
 };
 
 /* lkp-tests' lib/stats.rb reasonable_perf_change?: a value above 1000. */

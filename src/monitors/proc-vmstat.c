@@ -36,7 +36,7 @@ static int proc_vmstat_extract(const char *raw, size_t len, json_t *stats,
 
 static const struct param_spec proc_vmstat_params[] = {
 	MONITOR_INTERVAL_PARAM,
-	{ NULL, 0, NULL, NULL, NULL, false },
+	{ .name = NULL },
 };
 
 /* A floor of the rare events: lkp-tests' etc/perf-metrics-threshold.yaml. */

@@ -28,3 +28,8 @@ const struct monitor *monitor_find(const char *name)
 			return monitor_registry[i];
 	return NULL;
 }
+
+bool monitor_by_default(const struct monitor *m)
+{
+	return !m->by_default || m->by_default();
+}

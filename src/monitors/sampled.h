@@ -11,9 +11,8 @@
 
 /* Every sampled monitor's one parameter. */
 #define MONITOR_INTERVAL_PARAM                                                 \
-	{ "interval", PARAM_DURATION, "1s",                                    \
-	  "time between two samples, at least 0.01s; one more is taken at stop", \
-	  NULL, false }
+	{ .name = "interval", .type = PARAM_DURATION, .def = "1s",            \
+	  .help = "time between two samples, at least 0.01s; one more is taken at stop" }
 
 /*
  * Iterates over the lines of [*pos, end): returns false at the end, else

@@ -95,7 +95,7 @@ static int slabinfo_extract(const char *raw, size_t len, json_t *stats,
 
 static const struct param_spec slabinfo_params[] = {
 	MONITOR_INTERVAL_PARAM,
-	{ NULL, 0, NULL, NULL, NULL, false },
+	{ .name = NULL },
 };
 
 /* lkp-tests' lib/stats.rb reasonable_perf_change?: a difference above 100. */

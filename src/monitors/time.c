@@ -187,7 +187,7 @@ static int time_stop(struct monitor_context *ctx,
 }
 
 static const struct param_spec time_params[] = {
-	{ NULL, 0, NULL, NULL, NULL, false },
+	{ .name = NULL },
 };
 
 /* lkp-tests' etc/perf-metrics-threshold.yaml "NAME: v": above v, v / 2 apart. */

@@ -145,7 +145,7 @@ static int vmstat_extract(const char *raw, size_t len, json_t *stats,
 
 static const struct param_spec vmstat_params[] = {
 	MONITOR_INTERVAL_PARAM,
-	{ NULL, 0, NULL, NULL, NULL, false },
+	{ .name = NULL },
 };
 
 /*

@@ -27,6 +27,17 @@ int wl_flush(FILE *out, const char *workload, struct kd_err *err)
 	return 0;
 }
 
+int wl_creat_close(const char *path, struct kd_err *err)
+{
+	int fd = creat(path, 0644);
+
+	if (fd < 0)
+		return kd_error(err, "creat %s: %s", path, strerror(errno));
+	if (close(fd) < 0)
+		return kd_error(err, "close %s: %s", path, strerror(errno));
+	return 0;
+}
+
 /* At the file position (write(2)) when offset is negative, else pwrite(2). */
 static int write_all_at(int fd, const void *buf, size_t len, off_t offset)
 {

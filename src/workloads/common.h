@@ -23,6 +23,9 @@ int wl_pwrite_all(int fd, const void *buf, size_t len, off_t offset);
 /* Reads len bytes at offset; a short file is an error (errno EIO). */
 int wl_pread_all(int fd, void *buf, size_t len, off_t offset);
 
+/* creat(2) then close(2) of path. */
+int wl_creat_close(const char *path, struct kd_err *err);
+
 /*
  * Writes dirty data back and drops the clean page cache, dentries and inodes
  * (echo 3 > /proc/sys/vm/drop_caches).  Only root may.

@@ -6,17 +6,13 @@
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
-extern const struct workload workload_creat_clo, workload_disk_wrt,
-	workload_disk_rd, workload_disk_rr, workload_disk_rw, workload_truncate,
+extern const struct workload workload_aim7, workload_aim9, workload_truncate,
 	workload_punch, workload_exec;
 
 /* Adding a workload: one file in this directory, one line here. */
 const struct workload *const workload_registry[] = {
-	&workload_creat_clo,
-	&workload_disk_wrt,
-	&workload_disk_rd,
-	&workload_disk_rr,
-	&workload_disk_rw,
+	&workload_aim7,
+	&workload_aim9,
 	&workload_truncate,
 	&workload_punch,
 	&workload_exec,

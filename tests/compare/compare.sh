@@ -9,6 +9,8 @@ R=$T/results
 job() {
 	printf 'testcase: %s\nfs: xfs\n%s:\n  files: 1000\n  fs: ignored\ncommit: %s\nhost: box\nruns: 5\n' "$1" "$1" "$2"
 }
+# The creat-clo results are stored under kdelta 0.1's name for them and read
+# under lkp-tests', aim9.creat-clo.ops_per_sec: --explain takes either.
 store_commit "$R/creat-clo/fs=xfs/box/v1" "$(job creat-clo v1)" \
 	creat-clo.ops_per_sec=100,101,99,100,102 \
 	proc-vmstat.pgfree=5000,5100,4900,5000,5050 \

@@ -142,9 +142,36 @@ static void test_many_metrics(void)
 	strbuf_release(&text);
 }
 
+/* kdelta 0.1's result names are read as lkp-tests' (metric_current_name()). */
+static void test_renamed(void)
+{
+	struct matrix m;
+	struct kd_err err;
+
+	CHECK(parse("{\"disk_wrt.jobs_per_min\": [1, 2], \"disk_wrt.throughput_MBps\": [3, 4],"
+		    " \"creat-clo.ops_per_sec\": [5, 6]}", &m, &err) == 0);
+	CHECK(m.nmetrics == 3);
+	CHECK_STR(m.names[0], "aim7.jobs-per-min");
+	CHECK_STR(m.names[1], "disk_wrt.throughput_MBps");
+	CHECK_STR(m.names[2], "aim9.creat-clo.ops_per_sec");
+	matrix_release(&m);
+	/* Both names in one matrix: today's is kept, whatever the order. */
+	CHECK(parse("{\"disk_rr.jobs_per_min\": [1, 2], \"aim7.jobs-per-min\": [3, 4]}",
+		    &m, &err) == 0);
+	CHECK(m.nmetrics == 1);
+	CHECK_STR(m.names[0], "aim7.jobs-per-min");
+	CHECK(m.values[0] == 3 && m.values[1] == 4);
+	matrix_release(&m);
+	CHECK(parse("{\"aim7.jobs-per-min\": [3, 4], \"disk_rr.jobs_per_min\": [1, 2]}",
+		    &m, &err) == 0);
+	CHECK(m.nmetrics == 1 && m.values[0] == 3);
+	matrix_release(&m);
+}
+
 int main(void)
 {
 	test_parse();
+	test_renamed();
 	test_families();
 	test_rows();
 	test_many_metrics();

@@ -15,10 +15,16 @@ MANWIDTH=200 man -l "$page" >"$T/page" 2>/dev/null || fail "man -l $page failed"
 grep -q '@PARAMETERS@' "$page" && fail "the parameters marker was not replaced"
 # Every common parameter is in the generated reference, with its help.
 for p in testcase suite category runs disk fs fs_mount_options monitors \
-	commit host machine kdelta; do
+	cpufreq_governor nr_threads kconfig compiler kernel_cmdline rootfs \
+	testbox tbox_group need_memory commit host machine kdelta; do
 	grep -Eq "^ +$p \(" "$T/page" || fail "kdelta-job.5 lacks parameter $p"
 done
-grep -Eq '^ +runs \(integer; default 3\)$' "$T/page" || fail "kdelta-job.5 lacks runs' type and default"
+grep -Eq "^ +runs \(integer, at least 1; default 3; not in the job's name\)\$" "$T/page" ||
+	fail "kdelta-job.5 lacks runs' type, bounds and default"
+grep -Eq '^ +load \(integer, 1 to 100000; required\)$' "$T/page" ||
+	fail "kdelta-job.5 lacks aim7's load bounds"
+grep -q '^ *Recorded, not applied: kdelta runs the kernel the machine booted' "$T/page" ||
+	fail "kdelta-job.5 does not say kconfig is not applied"
 grep -q 'runs per commit, at least 1' "$T/page" || fail "kdelta-job.5 lacks runs' help"
 MANWIDTH=200 man -l "$SRCDIR/man/kdelta.1" 2>/dev/null | grep -q 'kdelta split' ||
 	fail "kdelta.1 does not document split"

@@ -81,8 +81,11 @@ static void test_aim7_fixture(void)
 	CHECK_STR(set.jobs[20].source, path.buf);
 	CHECK_STR(job_workload(&set.jobs[0]), "aim7");
 	CHECK(jnode_int(jnode_get(set.jobs[20].root, "aim7"), "load") == 9000);
-	CHECK(jnode_int(jnode_get(jnode_get(set.jobs[0].root, "monitors"),
+	/* Its top-level perf-profile joins the default monitors. */
+	CHECK(jnode_int(jnode_get(jnode_get(set.jobs[20].root, "monitors"),
 				  "perf-profile"), "delay") == 15);
+	CHECK(jnode_get(jnode_get(set.jobs[20].root, "monitors"), "proc-vmstat"));
+	CHECK(!jnode_get(set.jobs[20].root, "perf-profile"));
 	CHECK(jnode_int(set.jobs[0].root, "runs") == 3);
 	job_set_release(&set);
 	strbuf_release(&path);
@@ -217,6 +220,70 @@ static void test_monitors(void)
 		    "t.yaml:1:11: monitors: expected a list of monitor names or a mapping of monitor options");
 }
 
+/* The keys of a map, joined by ',' */
+static char *keys_of(const struct jnode *map)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; map && i < map->n; i++)
+		strbuf_addf(&sb, "%s%s", i ? "," : "", map->keys[i]);
+	return strbuf_detach(&sb);
+}
+
+static void check_monitor_keys(const char *text, const char *want)
+{
+	struct job_set set;
+	struct kd_err err = { "" };
+	char *got;
+
+	CHECK(load(text, &set, &err) == 0);
+	CHECK_STR(err.msg, "");
+	for (size_t i = 0; i < set.n; i++) {
+		CHECK(!jnode_get(set.jobs[i].root, "perf-profile"));
+		got = keys_of(jnode_get(set.jobs[i].root, "monitors"));
+		CHECK_STR(got, want);
+		free(got);
+	}
+	job_set_release(&set);
+}
+
+/* LKP's monitors at the top level join the monitors key. */
+static void test_top_level_monitors(void)
+{
+	struct job_set set;
+	struct kd_err err = { "" };
+	const struct jnode *m;
+
+	/* No monitors key: the defaults (all of the test schema's) and it. */
+	check_monitor_keys("perf-profile: {delay: 15}\nfs: xfs\n",
+			   "proc-vmstat,perf-profile");
+	check_monitor_keys("perf-profile:\nmonitors: [proc-vmstat]\n",
+			   "proc-vmstat,perf-profile");
+	check_monitor_keys("monitors: {proc-vmstat: {interval: 2s}}\nperf-profile: {}\n",
+			   "proc-vmstat,perf-profile");
+	/* "monitors:" with nothing runs none: only the one named. */
+	check_monitor_keys("monitors:\nperf-profile: {}\n", "perf-profile");
+	/* A default monitor with options of its own replaces its default. */
+	CHECK(load("proc-vmstat: {interval: [2s, 3s]}\n", &set, &err) == 0);
+	CHECK(set.n == 2);
+	m = jnode_get(set.n == 2 ? set.jobs[1].root : NULL, "monitors");
+	CHECK(m && m->n == 2);
+	CHECK_NEAR(jnode_duration(jnode_get(m, "proc-vmstat"), "interval"), 3, 0);
+	CHECK(jnode_int(jnode_get(m, "perf-profile"), "delay") == 0);
+	job_set_release(&set);
+	/* In every document: the later ones keep the first one's. */
+	check_monitor_keys("perf-profile: {delay: 5}\nmonitors: []\n---\nfs: xfs\n",
+			   "perf-profile");
+	check_error("monitors: [perf-profile]\nperf-profile: {delay: 1}\n",
+		    "t.yaml:2:1: monitor 'perf-profile' is given twice: at the top level and under monitors");
+	check_error("perf-profile: {dealy: 1}\n",
+		    "t.yaml:1:16: unknown parameter 'dealy' in monitors.perf-profile; did you mean 'delay'?");
+	check_error("monitors: [sar]\nperf-profile: {}\n",
+		    "t.yaml:1:12: unknown monitor 'sar'; see kdelta-job(5) for the monitors");
+	check_error("perf-profle: {}\n",
+		    "t.yaml:1:1: unknown parameter 'perf-profle'; did you mean 'perf-profile'?");
+}
+
 static void test_errors(void)
 {
 	check_error("", "t.yaml: empty job file; see kdelta-job(5) for the format");
@@ -237,7 +304,7 @@ static void test_errors(void)
 	check_error("fs: {a: b}\n", "t.yaml:1:5: fs: expected a choice, not a mapping");
 	check_error("fs: [xfs, zfs]\n",
 		    "t.yaml:1:11: fs: expected one of xfs, ext4, btrfs, tmpfs, got 'zfs'");
-	check_error("runs: 0\n", "t.yaml:1:7: runs: expected at least 1 run, got '0'");
+	check_error("runs: 0\n", "t.yaml:1:7: runs: expected at least 1, got '0'");
 	check_error("disk: 48G\n", "t.yaml:1:7: disk: expected 1BRD_<size>, like 1BRD_48G, got '48G'");
 	check_error("disk: 1BRD_0\n", "t.yaml:1:7: disk: expected 1BRD_<size>, like 1BRD_48G, got '1BRD_0'");
 	check_error("exec: {argv: ls}\n", "t.yaml:1:14: exec.argv: expected a list, like [a, b]");
@@ -400,6 +467,29 @@ static void test_node_api(void)
 	jnode_free(map);
 }
 
+/* Bounds are of a bounded type, parse as it, and hold the default. */
+static void check_bounds_declared(const char *section,
+				  const struct param_spec *p)
+{
+	const char *bounds[] = { p->min, p->max };
+	struct param_spec unbounded = *p;
+	struct kd_err err = { "" };
+
+	unbounded.min = unbounded.max = NULL;
+	unbounded.check = NULL;
+	for (size_t i = 0; i < 2; i++) {
+		if (!bounds[i])
+			continue;
+		CHECK(p->type == PARAM_INT || p->type == PARAM_SIZE ||
+		      p->type == PARAM_DURATION);
+		if (param_check(&unbounded, bounds[i], &err))
+			fprintf(stderr, "%s.%s: bound: %s\n", section, p->name,
+				err.msg);
+		CHECK(!*err.msg);
+	}
+	CHECK(!p->choices_are || p->type == PARAM_CHOICE);
+}
+
 /* Every declaration of the binary's schema is sound (the other engineers'). */
 static void test_default_schema(void)
 {
@@ -428,8 +518,37 @@ static void test_default_schema(void)
 						section->name, p->name, err.msg);
 				CHECK(!*err.msg);
 				CHECK(p->type != PARAM_CHOICE || p->choices);
+				check_bounds_declared(section->name, p);
 			}
 		}
+	}
+	for (const struct param_spec *p = schema->common->params; p->name; p++) {
+		CHECK(p->help && *p->help);
+		check_bounds_declared("common", p);
+	}
+	/* A top-level key names one thing: a parameter, a workload or a monitor. */
+	for (size_t m = 0; schema->monitors[m]; m++)
+		for (size_t w = 0; schema->workloads[w]; w++)
+			CHECK(strcmp(schema->monitors[m]->name,
+				     schema->workloads[w]->name));
+	/* A renamed key names nothing now: its error cannot hide a key. */
+	for (size_t w = 0; schema->workloads[w]; w++)
+		for (const struct param_renamed *r = schema->workloads[w]->renamed;
+		     r && r->old; r++) {
+			CHECK(!param_find(schema->common->params, r->old));
+			for (size_t v = 0; schema->workloads[v]; v++)
+				CHECK(strcmp(schema->workloads[v]->name, r->old));
+			for (size_t m = 0; schema->monitors[m]; m++)
+				CHECK(strcmp(schema->monitors[m]->name, r->old));
+		}
+	for (size_t m = 0; schema->monitors[m]; m++)
+		CHECK(!param_find(schema->common->params, schema->monitors[m]->name));
+	for (size_t d = 0; schema->default_monitors[d]; d++) {
+		bool known = false;
+
+		for (size_t m = 0; schema->monitors[m]; m++)
+			known |= schema->default_monitors[d] == schema->monitors[m];
+		CHECK(known);
 	}
 }
 
@@ -441,6 +560,7 @@ int main(void)
 	test_defaults_and_names();
 	test_long_name();
 	test_monitors();
+	test_top_level_monitors();
 	test_errors();
 	test_cap();
 	test_key_cap();

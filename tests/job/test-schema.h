@@ -48,11 +48,21 @@ static const struct param_spec perf_params[] = {
 	{ NULL },
 };
 
-static const struct param_section aim7_section = { "aim7", "AIM7", aim7_params };
-static const struct param_section punch_section = { "punch", "hole punch", punch_params };
-static const struct param_section exec_section = { "exec", "a command", exec_params };
-static const struct param_section vmstat_section = { "proc-vmstat", "vm counters", interval_params };
-static const struct param_section perf_section = { "perf-profile", "profile", perf_params };
+static const struct param_section aim7_section = {
+	.name = "aim7", .summary = "AIM7", .params = aim7_params,
+};
+static const struct param_section punch_section = {
+	.name = "punch", .summary = "hole punch", .params = punch_params,
+};
+static const struct param_section exec_section = {
+	.name = "exec", .summary = "a command", .params = exec_params,
+};
+static const struct param_section vmstat_section = {
+	.name = "proc-vmstat", .summary = "vm counters", .params = interval_params,
+};
+static const struct param_section perf_section = {
+	.name = "perf-profile", .summary = "profile", .params = perf_params,
+};
 
 static const struct param_section *const schema_workloads[] = {
 	&aim7_section, &punch_section, &exec_section, NULL,

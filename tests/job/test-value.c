@@ -142,11 +142,55 @@ static void test_param_check(void)
 	CHECK_STR(param_type_name(PARAM_MAP), "mapping");
 }
 
+static int check_even(const char *value, struct kd_err *err)
+{
+	return strlen(value) % 2 ? kd_error(err, "odd: '%s'", value) : 0;
+}
+
+/* Bounds of each bounded type, a choice's description, a check. */
+static void test_declared_constraints(void)
+{
+	static const char *const tests[] = { "creat-clo", NULL };
+	static const struct param_spec params[] = {
+		{ .name = "load", .type = PARAM_INT, .min = "1", .max = "100000" },
+		{ .name = "block", .type = PARAM_SIZE, .min = "1", .max = "64M" },
+		{ .name = "time", .type = PARAM_DURATION, .min = "1ms" },
+		{ .name = "test", .type = PARAM_CHOICE, .choices = tests,
+		  .choices_are = "aim9 tests kdelta implements" },
+		{ .name = "word", .type = PARAM_STRING, .check = check_even },
+		{ NULL },
+	};
+	struct kd_err err = { "" };
+
+	CHECK(param_check(&params[0], "1", &err) == 0);
+	CHECK(param_check(&params[0], "100000", &err) == 0);
+	CHECK(param_check(&params[0], "0", &err) == -1);
+	CHECK_STR(err.msg, "expected at least 1, got '0'");
+	CHECK(param_check(&params[0], "100001", &err) == -1);
+	CHECK_STR(err.msg, "expected at most 100000, got '100001'");
+	CHECK(param_check(&params[0], "x", &err) == -1);
+	CHECK_STR(err.msg, "expected an integer, got 'x'");
+	CHECK(param_check(&params[1], "64M", &err) == 0);
+	CHECK(param_check(&params[1], "65537k", &err) == -1);
+	CHECK_STR(err.msg, "expected at most 64M, got '65537k'");
+	CHECK(param_check(&params[1], "0", &err) == -1);
+	CHECK_STR(err.msg, "expected at least 1, got '0'");
+	CHECK(param_check(&params[2], "0.001", &err) == 0);
+	CHECK(param_check(&params[2], "0.5ms", &err) == -1);
+	CHECK_STR(err.msg, "expected at least 1ms, got '0.5ms'");
+	CHECK(param_check(&params[3], "add_double", &err) == -1);
+	CHECK_STR(err.msg, "'add_double' is not one of the aim9 tests kdelta implements: creat-clo");
+	CHECK(param_check(&params[4], "ab", &err) == 0);
+	CHECK(param_check(&params[4], "abc", &err) == -1);
+	CHECK_STR(err.msg, "odd: 'abc'");
+}
+
 int main(void)
 {
 	test_size();
 	test_duration();
 	test_bool_int();
 	test_param_check();
+	test_declared_constraints();
 	return check_done();
 }

@@ -9,7 +9,8 @@ command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 
 cat >"$T/job.yaml" <<'EOF'
 testcase: tiny
-creat-clo:
+aim9:
+  test: creat-clo
   testtime: 0.3s
 EOF
 "$KDELTA" run "$T/job.yaml" --commits base,test --runs 3 \
@@ -21,7 +22,7 @@ status=$?
 [ -s "$T/stdout" ] && fail "printed on stdout: $(cat "$T/stdout")"
 
 # One log line per finished run, without a terminal.
-grep -c '^kdelta: \[[1-6]/6\] .*/\(base\|test\) run [1-3]/3: ok, [0-9.]*s, creat-clo\.' \
+grep -c '^kdelta: \[[1-6]/6\] .*/\(base\|test\) run [1-3]/3: ok, [0-9.]*s, aim9\.creat-clo\.ops_per_sec: ' \
 	"$T/stderr" | grep -qx 6 || fail "log lines: $(cat "$T/stderr")"
 grep -q '^kdelta: 6 run(s) ok, 0 failed; results in ' "$T/stderr" ||
 	fail "no summary line"
@@ -55,8 +56,8 @@ for commit in ("base", "test"):
     for run in range(3):
         rdir = os.path.join(cdir, str(run))
         files = set(os.listdir(rdir))
-        for f in ("job.yaml", "stats.json", "complete", "creat-clo.log",
-                  "creat-clo.stderr", "proc-vmstat.gz", "time.gz"):
+        for f in ("job.yaml", "stats.json", "complete", "aim9.log",
+                  "aim9.stderr", "proc-vmstat.gz", "time.gz"):
             check(f in files, f"{rdir}: no {f}")
         check(open(os.path.join(rdir, "complete")).read() == "ok\n",
               f"{rdir}: not ok")
@@ -76,13 +77,13 @@ for commit in ("base", "test"):
         check(count("slabinfo.") >= 50, f"{rdir}: slabinfo {count('slabinfo.')}")
         for p in ("time.", "vmstat.", "meminfo."):
             check(count(p) > 0, f"{rdir}: no {p} metrics")
-        check(stats.get("creat-clo.ops_per_sec", 0) > 0, f"{rdir}: no ops_per_sec")
+        check(stats.get("aim9.creat-clo.ops_per_sec", 0) > 0, f"{rdir}: no ops_per_sec")
         check(not any(k.startswith("latency_stats.") for k in stats),
               f"{rdir}: latency_stats metrics")
     m = json.load(gzip.open(os.path.join(cdir, "matrix.json.gz")))
     check(m["stats_source"] == [os.path.join(cdir, str(r)) for r in range(3)],
           f"{cdir}: stats_source {m['stats_source']}")
-    check(len(m["creat-clo.ops_per_sec"]) == 3, f"{cdir}: matrix column")
+    check(len(m["aim9.creat-clo.ops_per_sec"]) == 3, f"{cdir}: matrix column")
     check(all(len(v) == 3 for v in m.values()), f"{cdir}: ragged matrix")
 order = [(c, r) for _, c, r in sorted(starts)]
 want = [(c, r) for r in range(3) for c in ("base", "test")]

@@ -84,7 +84,7 @@ expect_error 2 "kdelta run: unknown option '--frobnicate'; see 'kdelta run --hel
 expect_error 2 "kdelta run: option '--setup' needs a value; see 'kdelta run --help'" \
 	"$KDELTA" run "$T/job.yaml" --setup
 "$KDELTA" run --help >"$T/help" || fail "run --help failed"
-for w in creat-clo disk_wrt truncate punch exec; do
+for w in aim7 aim9 truncate punch exec; do
 	grep -q "^    $w " "$T/help" || fail "--help lists no $w"
 done
 finish

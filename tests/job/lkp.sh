@@ -1,0 +1,98 @@
+#!/bin/bash
+# lkp-tests' job files: the SYNOPSIS of kdelta-job(5), LKP's infrastructure
+# parameters, job names like the robot's, and one clear line for what
+# kdelta cannot run (tests it does not implement, embedded Ruby, the
+# sections kdelta 0.1 had).
+source "$TESTLIB"
+cd "$T" || exit 1
+
+split() {
+	"$KDELTA" split --print "$@"
+}
+
+# names FILE: the job names of FILE, one per line.
+names() {
+	split "$1" 2>&1 | grep -v '^ '
+}
+
+# The SYNOPSIS of kdelta-job(5) loads: 3 file systems x 2 tests.
+sed -n '/^\.SH SYNOPSIS/,/^\.fi/p' "$SRCDIR/man/kdelta-job.5.in" |
+	sed '1,2d;$d' | sed 's/\\-/-/g' >synopsis.yaml
+[ "$(names synopsis.yaml | tr '\n' ' ')" = "1BRD_48G-btrfs-disk_cp-3000 1BRD_48G-btrfs-disk_rr-3000 1BRD_48G-ext4-disk_cp-3000 1BRD_48G-ext4-disk_rr-3000 1BRD_48G-xfs-disk_cp-3000 1BRD_48G-xfs-disk_rr-3000 " ] ||
+	fail "the SYNOPSIS of kdelta-job(5): $(names synopsis.yaml)"
+
+# LKP's infrastructure parameters load; the governor is in the name (the
+# robot's 1BRD_48G-xfs-disk_rr-3000-performance), the machine's are not.
+cat >lkp.yaml <<'YAML'
+suite: aim7
+testcase: aim7
+category: benchmark
+kconfig: x86_64-rhel-9.4
+compiler: gcc-12
+rootfs: debian-12-x86_64-20240206.cgz
+tbox_group: lkp-ivb-d04
+testbox: lkp-ivb-d04
+kernel_cmdline: nokaslr
+need_memory: 300MB
+disk: 1BRD_48G
+fs: xfs
+aim7:
+  test: [disk_rr, disk_wrt]
+  load: 3000
+cpufreq_governor: performance
+YAML
+[ "$(names lkp.yaml | tr '\n' ' ')" = "1BRD_48G-xfs-disk_rr-3000-performance 1BRD_48G-xfs-disk_wrt-3000-performance " ] ||
+	fail "LKP names: $(names lkp.yaml)"
+split lkp.yaml | grep -qx '    kconfig: x86_64-rhel-9.4' || fail "kconfig is not kept"
+printf 'nr_threads: [50%%, 100%%]\naim9: {test: creat-clo}\n' >threads.yaml
+[ "$(names threads.yaml | tr '\n' ' ')" = "50%-creat-clo 100%-creat-clo " ] ||
+	fail "nr_threads names: $(names threads.yaml)"
+
+# lkp-tests' aim9.yaml, verbatim: its second test is the first kdelta lacks.
+cp "$TESTDATA/job/lkp-tests/aim9.yaml" .
+expect_error 2 "kdelta: aim9.yaml:8:7: aim9.test: 'add_double' is not one of the aim9 tests kdelta implements: creat-clo" \
+	split aim9.yaml
+printf 'aim7:\n  test: [disk_rr, disk_src]\n  load: 3000\n' >src.yaml
+expect_error 2 "kdelta: src.yaml:2:19: aim7.test: 'disk_src' is not one of the aim7 tests kdelta implements: creat-clo, disk_cp, disk_rd, disk_rr, disk_rw, disk_wrt, sync_disk_cp, sync_disk_rw, sync_disk_wrt" \
+	split src.yaml
+# lkp-tests' aim7-fs-1brd.yaml, verbatim: Ruby for its loads.
+cp "$TESTDATA/job/lkp-tests/aim7-fs-1brd.yaml" .
+expect_error 2 "kdelta: aim7-fs-1brd.yaml:23:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
+	split aim7-fs-1brd.yaml
+
+# aim7's parameters: load is required, bounded; so are sizes and times.
+printf 'aim7: {test: disk_rr}\n' >noload.yaml
+expect_error 2 "kdelta: noload.yaml:1:7: aim7: missing required parameter 'load'" \
+	split noload.yaml
+printf 'aim7: {test: disk_rr, load: 0}\n' >load0.yaml
+expect_error 2 "kdelta: load0.yaml:1:29: aim7.load: expected at least 1, got '0'" \
+	split load0.yaml
+printf 'aim7: {test: disk_rr, load: 2, block_size: 128M}\n' >block.yaml
+expect_error 2 "kdelta: block.yaml:1:44: aim7.block_size: expected at most 64M, got '128M'" \
+	split block.yaml
+printf 'aim9: {test: creat-clo, testtime: 0s}\n' >time0.yaml
+expect_error 2 "kdelta: time0.yaml:1:35: aim9.testtime: expected at least 1ms, got '0s'" \
+	split time0.yaml
+printf 'cpufreq_governor: turbo\naim9: {test: creat-clo}\n' >gov.yaml
+expect_error 2 "kdelta: gov.yaml:1:19: cpufreq_governor: expected one of performance, powersave, schedutil, ondemand, conservative, userspace, got 'turbo'" \
+	split gov.yaml
+
+# kdelta 0.1's workload sections are aim7's and aim9's tests now; other
+# tests at the top level are most likely meant as such too.
+printf 'fs: xfs\ndisk_wrt:\n  load: 2\n' >old-disk.yaml
+expect_error 2 "kdelta: old-disk.yaml:2:1: 'disk_wrt' is now 'aim7: {test: disk_wrt}', with the same parameters" \
+	split old-disk.yaml
+printf 'creat-clo:\n  testtime: 1s\n' >old-creat.yaml
+expect_error 2 "kdelta: old-creat.yaml:1:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters" \
+	split old-creat.yaml
+printf 'disk_cp: {load: 2}\n' >top-test.yaml
+expect_error 2 "kdelta: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}'?" \
+	split top-test.yaml
+
+# The seed jobs of jobs/ are named like the robot's.
+names "$SRCDIR/jobs/seed-004-aim7.yaml" >seed-004
+grep -qx '1BRD_1G-xfs-disk_rr-3-1s-performance' seed-004 &&
+	[ "$(wc -l <seed-004)" -eq 18 ] || fail "seed-004-aim7.yaml: $(cat seed-004)"
+[ "$(names "$SRCDIR/jobs/seed-002-creat-clo-tmpfs.yaml")" = tmpfs-creat-clo-3s-performance ] ||
+	fail "seed-002: $(names "$SRCDIR/jobs/seed-002-creat-clo-tmpfs.yaml")"
+finish
