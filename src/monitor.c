@@ -690,8 +690,15 @@ static int extract_raw(const char *run_dir, const struct monitor *m,
 	int rc = 0;
 
 	if (path_exists(path)) {
+		const char *nul;
+
 		rc = read_file(path, &raw, err);
-		if (!rc && m->extract(raw.buf, raw.len, stats, err) < 0)
+		/* No /proc file holds one; the parsers' names would end at it. */
+		nul = rc ? NULL : memchr(raw.buf, '\0', raw.len);
+		if (nul)
+			rc = kd_error(err, "%s: binary data (a NUL byte at byte %zu), not a raw sample file",
+				      path, (size_t)(nul - raw.buf));
+		else if (!rc && m->extract(raw.buf, raw.len, stats, err) < 0)
 			rc = kd_error_prefix(err, "%s", path);
 	}
 	strbuf_release(&raw);

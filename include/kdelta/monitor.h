@@ -109,7 +109,8 @@ struct monitor {
 	 * "<name>.<key>": number to stats (per-run aggregation by the kinds
 	 * the monitor declares: counters last - first, gauges mean, rates
 	 * mean rate).  raw is len bytes, not NUL-terminated, and may be NULL
-	 * when len is 0; an empty raw file gives no metric.
+	 * when len is 0; an empty raw file gives no metric.  raw holds no NUL
+	 * byte: run_dir_extract() refuses a raw file with one.
 	 */
 	int (*extract)(const char *raw, size_t len, json_t *stats,
 		       struct kd_err *err);

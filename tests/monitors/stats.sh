@@ -81,6 +81,10 @@ expect_error 2 "kdelta stats: $R/proc-vmstat.gz: not a raw sample file: expected
 printf 'time: 1.0\npgfree x\n' | gzip >"$R/proc-vmstat.gz"
 expect_error 2 "kdelta stats: $R/proc-vmstat.gz: sample at 1.000000: bad line 'pgfree x': expected 'name value'" \
 	"$KDELTA" stats "$R"
+# A NUL would end a name: "proc-vmstat." and "proc-vmstat.pgfree" from this.
+printf 'time: 1.0\npgfree 1\n\0 2\n\0pgfree 3\n' | gzip >"$R/proc-vmstat.gz"
+expect_error 2 "kdelta stats: $R/proc-vmstat.gz: binary data (a NUL byte at byte 19), not a raw sample file" \
+	"$KDELTA" stats "$R"
 raw proc-vmstat vmstat
 
 printf 'time: 1.0\nslabinfo - version: 2.0\n' | gzip >"$R/slabinfo.gz"
