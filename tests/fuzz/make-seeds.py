@@ -102,17 +102,18 @@ def dictionaries():
 # ---- job: the job files of the tree, and what they do not show --------
 
 def job_seeds():
-    for d in ('jobs', 'testdata/job'):
+    for d, prefix in (('jobs', ''), ('testdata/job', ''), ('testdata/job/lkp-tests', 'lkp-')):
         for name in sorted(os.listdir(os.path.join(TOP, d))):
             if name.endswith('.yaml'):
-                seed('job', name[:-5], read(os.path.join(d, name)))
+                seed('job', prefix + name[:-5], read(os.path.join(d, name)))
     seed('job', 'lists-and-documents', """\
 testcase: many
 runs: [1, 3]
 fs: [xfs, ext4]
 monitors: [proc-vmstat, meminfo]
 truncate:
-  size: [4k, 1M]
+  file_size: [4k, 1M]
+  drop_caches: [true, false]
 ---
 fs: btrfs
 """)
@@ -122,8 +123,9 @@ monitors:
   slabinfo:
   latency_stats: ~
   time:
-creat-clo:
-  duration: 1s
+aim9:
+  test: creat-clo
+  testtime: 1s
 """)
     seed('job', 'exec-script', """\
 testcase: "quoted: name"
@@ -138,13 +140,17 @@ exec:
     seed('job', 'exec-argv', """\
 exec:
   argv: [/bin/echo, "a: 1", '', "tab\\there", "\\u00e9t\\u00e9"]
-  env: {}
-drop_caches: true
+""")
+    seed('job', 'aim7-lists', """\
+aim7:
+  test: [disk_rr, disk_rw]
+  load: [1, 3000]
+fs_mount_options: [noatime, '']
 """)
     seed('job', 'sections-list', """\
 punch:
-  - {size: 1M, after: fallocate}
-  - {size: [2M, 4M], after: write}
+  - {file_size: 1M, prefill: fallocate}
+  - {file_size: [2M, 4M], prefill: write, punch_size: 4k}
 disk: 1BRD_1G
 fs: xfs
 fs_mount_options: noatime,nodiratime
@@ -331,7 +337,14 @@ def mail_seeds():
                                     'a"b\\c.txt', 'x=y\n' * 3))
 
 
+def remove_seeds():
+    """The seeds are this script's: those of job files gone go too."""
+    for path in glob.glob(os.path.join(TOP, 'testdata', 'fuzz', '*', 'corpus', 'seed-*')):
+        os.remove(path)
+
+
 def main():
+    remove_seeds()
     dictionaries()
     job_seeds()
     monitor_seeds()
