@@ -30,6 +30,7 @@
 #include "kdelta/stats.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
+#include "kdelta/workdir.h"
 #include "kdelta/workload.h"
 
 /* Hashes in progress lines and messages: 12 digits, as robot mails have. */
@@ -492,7 +493,8 @@ static enum run_outcome build(struct bisect *b, const char *hash,
 	char *expanded = setup_command_expand(b->o->build, hash);
 	char *env_commit = xasprintf("KDELTA_COMMIT=%s", hash);
 	const char *env[] = { env_commit, NULL };
-	char *log = xasprintf("%s/build-" SHORT ".log", b->o->work_dir, hash);
+	char *log = xasprintf("%s/build-" SHORT ".log", b->o->work_dir->path,
+			      hash);
 	enum run_outcome outcome = RUN_BUILD_FAILED;
 	struct proc p = PROC_INIT;
 
@@ -1200,12 +1202,8 @@ static int bisect_all(struct bisect *b, struct kd_err *err)
 
 static int open_run_log(struct bisect *b, struct kd_err *err)
 {
-	char *path = xasprintf("%s/bisect-runs.log", b->o->work_dir);
+	char *path = xasprintf("%s/bisect-runs.log", b->o->work_dir->path);
 
-	if (mkdir_p(b->o->work_dir, err) < 0) {
-		free(path);
-		return -1;
-	}
 	b->run_log = fopen(path, "a");
 	if (!b->run_log)
 		kd_error(err, "%s: %s", path, strerror(errno));

@@ -22,6 +22,7 @@
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
+#include "kdelta/workdir.h"
 
 #define BISECT_DEFAULT_MAX_RUNS 10
 #define BISECT_DEFAULT_MIN_CHANGE 1.0
@@ -59,8 +60,9 @@ static void bisect_usage(FILE *out)
 		"    --result-root DIR   the store (default: $KDELTA_RESULT_ROOT, else\n"
 		"                        /var/lib/kdelta/results for root, else\n"
 		"                        ~/.local/share/kdelta/results)\n"
-		"    --work-dir DIR      where workloads run, and the build and run logs\n"
-		"                        (default %s)\n"
+		"    --work-dir DIR      where workloads run, and the build and run logs,\n"
+		"                        private to you (default %s for\n"
+		"                        root, else ~/.cache/kdelta/work)\n"
 		"    --report FILE       also write the robot's mail about the first bad\n"
 		"                        commit to FILE ('-': standard output)\n"
 		"\n"
@@ -70,7 +72,7 @@ static void bisect_usage(FILE *out)
 		"written (disk full, read-only), 128+N stopped by signal N.\n"
 		"See kdelta(1).\n",
 		RUNNER_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
-		BISECT_DEFAULT_MIN_CHANGE, RUNNER_DEFAULT_WORK_DIR);
+		BISECT_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
 }
 
 struct bisect_args {
@@ -306,13 +308,38 @@ static int print_result(const struct bisect_args *a, struct bisect_result *r)
 	return r->end == BISECT_FOUND ? KD_EXIT_OK : KD_EXIT_FAIL;
 }
 
+/*
+ * The result root and the private work directory, after cleaning up after
+ * killed kdeltas in it; an exit status.
+ */
+static int prepare_dirs(struct bisect_args *a, const char *abs_root,
+			struct work_dir *wd)
+{
+	struct strbuf notes = STRBUF_INIT;
+	struct kd_err err;
+	int ret;
+
+	if (mkdir_p(abs_root, &err) < 0) {
+		fprintf(stderr, "kdelta bisect: cannot write the results: %s\n",
+			err.msg);
+		return KD_EXIT_WRITE;
+	}
+	ret = work_dir_prepare(wd, a->work_dir, "bisect", &notes, &err);
+	fputs(notes.buf, stderr);
+	strbuf_release(&notes);
+	if (ret == -1)
+		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+	else if (ret < 0)
+		fprintf(stderr, "kdelta bisect: cannot write: %s\n", err.msg);
+	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
+}
+
 static int bisect(struct bisect_args *a)
 {
 	char *root = result_root(a->result_root);
 	char *abs_root = absolute_path(root);
-	char *work = absolute_path(a->work_dir ? a->work_dir
-					       : RUNNER_DEFAULT_WORK_DIR);
 	char *repo = absolute_path(a->o.repo);
+	struct work_dir wd = { .fd = -1 };
 	struct bisect_result res;
 	struct kd_err err;
 	bool usage = false;
@@ -320,19 +347,19 @@ static int bisect(struct bisect_args *a)
 
 	a->o.repo = repo;
 	a->o.result_root = abs_root;
-	a->o.work_dir = work;
+	a->o.work_dir = &wd;
 	a->o.runs = a->runs;
 	a->o.max_runs = a->max_runs;
 	a->o.log = stderr;
 	a->o.cancel_fd = proc_catch_signals(caught_signals,
 					    ARRAY_SIZE(caught_signals), &err);
 	memset(&res, 0, sizeof(res));
-	if (a->o.cancel_fd >= 0 && mkdir_p(abs_root, &err) < 0) {
-		fprintf(stderr, "kdelta bisect: cannot write the results: %s\n",
-			err.msg);
-		status = KD_EXIT_WRITE;
-	} else if (a->o.cancel_fd < 0 ||
-		   bisect_run(&a->o, &res, &usage, &err) < 0) {
+	if (a->o.cancel_fd < 0) {
+		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		status = KD_EXIT_FAIL;
+	} else if ((status = prepare_dirs(a, abs_root, &wd)) != KD_EXIT_OK) {
+		;
+	} else if (bisect_run(&a->o, &res, &usage, &err) < 0) {
 		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
 		status = usage ? KD_EXIT_USAGE :
 			 res.store_failed ? KD_EXIT_WRITE : KD_EXIT_FAIL;
@@ -343,8 +370,8 @@ static int bisect(struct bisect_args *a)
 	if (a->o.cancel_fd >= 0)
 		proc_release_signals(a->o.cancel_fd, caught_signals,
 				     ARRAY_SIZE(caught_signals));
+	work_dir_close(&wd);
 	free(repo);
-	free(work);
 	free(abs_root);
 	free(root);
 	return status;

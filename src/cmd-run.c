@@ -13,6 +13,7 @@
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
+#include "kdelta/workdir.h"
 #include "kdelta/workload.h"
 
 static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -37,12 +38,14 @@ static void run_usage(FILE *out)
 		"    --result-root DIR   the store (default: $KDELTA_RESULT_ROOT, else\n"
 		"                        /var/lib/kdelta/results for root, else\n"
 		"                        ~/.local/share/kdelta/results)\n"
-		"    --work-dir DIR      where workloads run (default %s)\n"
+		"    --work-dir DIR      where workloads run, private to you (default\n"
+		"                        %s for root, else\n"
+		"                        ~/.cache/kdelta/work)\n"
 		"    --setup CMD         run 'sh -c CMD' before each run, {commit} replaced\n"
 		"                        by the label, $KDELTA_COMMIT set\n"
 		"\n"
 		"Workloads:\n",
-		RUNNER_DEFAULT_RUNS, RUNNER_DEFAULT_WORK_DIR);
+		RUNNER_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT);
 	for (size_t i = 0; workload_registry[i]; i++)
 		fprintf(out, "    %-19s %s\n", workload_registry[i]->section.name,
 			workload_registry[i]->section.summary);
@@ -286,14 +289,30 @@ static int report_failure(const struct runner_summary *s,
 	return KD_EXIT_WRITE;
 }
 
+/* The private work directory, after cleaning up after killed kdeltas. */
+static int open_work_dir(struct run_args *a, struct work_dir *wd)
+{
+	struct strbuf notes = STRBUF_INIT;
+	struct kd_err err;
+	int ret = work_dir_prepare(wd, a->work_dir, "run", &notes, &err);
+
+	fputs(notes.buf, stderr);
+	strbuf_release(&notes);
+	if (ret == -1)
+		fprintf(stderr, "kdelta run: %s\n", err.msg);
+	else if (ret < 0)
+		fprintf(stderr, "kdelta run: cannot write: %s\n", err.msg);
+	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
+}
+
 static int run_batch(struct run_args *a)
 {
 	char *root = result_root(a->result_root), *abs_root = absolute_path(root);
-	char *work = absolute_path(a->work_dir ? a->work_dir : RUNNER_DEFAULT_WORK_DIR);
+	struct work_dir wd = { .fd = -1 };
 	struct runner_opts o = {
 		.commits = (const char *const *)a->labels,
 		.n_commits = a->n_labels, .runs = a->runs, .warmup = a->warmup,
-		.result_root = abs_root, .work_dir = work, .setup = a->setup,
+		.result_root = abs_root, .work_dir = &wd, .setup = a->setup,
 		.log = stderr, .live = isatty(STDERR_FILENO),
 	};
 	struct runner_summary summary;
@@ -309,6 +328,8 @@ static int run_batch(struct run_args *a)
 		fprintf(stderr, "kdelta run: cannot write the results: %s\n",
 			err.msg);
 		status = KD_EXIT_WRITE;
+	} else if ((status = open_work_dir(a, &wd)) != KD_EXIT_OK) {
+		;
 	} else if (runner_run(a->jobs, a->n_jobs, &o, &summary, &err) < 0) {
 		status = report_failure(&summary, &err);
 		runner_summary_release(&summary);
@@ -318,7 +339,7 @@ static int run_batch(struct run_args *a)
 	}
 	proc_release_signals(o.cancel_fd, caught_signals,
 			     ARRAY_SIZE(caught_signals));
-	free(work);
+	work_dir_close(&wd);
 	free(abs_root);
 	free(root);
 	return status;

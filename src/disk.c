@@ -4,16 +4,18 @@
  * tmpfs, attached to a loop device, as LKP's 1BRD_<size> disks), formatted
  * and mounted; a private tmpfs; or a plain directory.  See kdelta/disk.h.
  *
- * Everything lives below the run's base directory:
- *	<base>/brd/disk.img	the backing file, on a private tmpfs
- *	<base>/mnt		the mounted file system
- *	<base>/mnt/work		the work directory (<base>/work without fs)
- * and every step records what it did, so that fs_teardown() undoes exactly
- * that, whatever the step that failed or the signal that interrupted.
+ * Everything lives in the run's workspace (kdelta/workdir.h), reached
+ * through its descriptor, never by path:
+ *	<workspace>/brd/disk.img  the backing file, on a private tmpfs
+ *	<workspace>/mnt		  the mounted file system
+ *	<workspace>/mnt/work	  the work directory (<workspace>/work without fs)
+ * Every mount and the loop device are recorded in the workspace's state
+ * before they are made, and in struct fs_mount once made, so that
+ * fs_teardown() undoes exactly that, whatever the step that failed or the
+ * signal that interrupted, and fs_recover() what a killed kdelta left.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #include "kdelta/loop.h"
 #include "kdelta/mount.h"
 #include "kdelta/proc.h"
+#include "kdelta/workdir.h"
 #include "kdelta/schema.h"
 #include "kdelta/util.h"
 
@@ -62,16 +65,22 @@ struct fs_config {
 	char *mkfs_path;
 };
 
+/* A file system kdelta mounted on a directory of the workspace. */
+struct mounted {
+	const char *name;		/* "brd" or "mnt" */
+	int id;				/* its mount ID; 0: not mounted */
+};
+
 struct fs_mount {
-	char *work_dir;
-	bool work_dir_created;		/* a plain directory to remove */
+	int ws_fd;			/* the workspace (not owned) */
+	char *ws_path;			/* for messages */
+	const struct cgroup *cgroup;	/* the run's, for mkfs */
+	struct workspace *ws;		/* NULL when recovering */
+	char *work_dir;			/* for messages */
+	int work_fd;			/* where the workload runs */
 	char *description;
-	char *brd_dir;			/* the RAM disk's tmpfs, once created */
-	bool brd_mounted;
-	char *backing_file;		/* once created */
+	struct mounted brd, mnt;
 	struct loop_dev loop;
-	char *mnt_dir;			/* the mount point, once created */
-	bool mnt_mounted;
 };
 
 static const char *nonempty(const char *s)
@@ -209,59 +218,100 @@ static int check_can_set_up(struct fs_config *c, struct kd_err *err)
 	return 0;
 }
 
-/* Creates base_dir/name, which must not exist yet.  Caller frees. */
-static char *make_dir(const char *base_dir, const char *name, mode_t mode,
-		      struct kd_err *err)
+/* "<workspace>/name", for messages.  Caller frees. */
+static char *shown(const struct fs_mount *m, const char *name)
 {
-	char *dir = xasprintf("%s/%s", base_dir, name);
+	return xasprintf("%s/%s", m->ws_path, name);
+}
 
-	if (mkdir(dir, mode)) {
-		kd_error(err, "fs: creating %s: %s", dir, strerror(errno));
-		free(dir);
-		return NULL;
+/* Creates <workspace>/name, which must not exist yet. */
+static int make_dir(struct fs_mount *m, const char *name, mode_t mode,
+		    struct kd_err *err)
+{
+	char *path;
+
+	if (!mkdirat(m->ws_fd, name, mode))
+		return 0;
+	path = shown(m, name);
+	kd_error(err, "fs: creating %s: %s", path, strerror(errno));
+	free(path);
+	return -1;
+}
+
+/*
+ * Mounts spec on <workspace>/<mnt->name>, recording its mount ID in the
+ * workspace's state before attaching it, so that a kdelta killed from then
+ * on leaves a mount the next one can recognise.
+ */
+static int mount_in_workspace(struct fs_mount *m, struct mounted *mnt,
+			      const struct mount_spec *spec,
+			      struct kd_err *err)
+{
+	char *point = shown(m, mnt->name);
+	int fd, id, ret;
+
+	ret = make_dir(m, mnt->name, 0700, err);
+	if (!ret)
+		ret = mount_create(spec, &fd, &id, err);
+	if (!ret && workspace_record(m->ws, err, "mount", "%s %d", mnt->name,
+				     id) < 0) {
+		close(fd);
+		ret = -1;
 	}
-	return dir;
+	if (!ret)
+		ret = mount_attach(fd, m->ws_fd, mnt->name, point, err);
+	if (!ret)
+		mnt->id = id;
+	free(point);
+	return ret;
 }
 
 /* The private tmpfs that holds the RAM disk's backing file. */
 static int mount_brd(struct fs_mount *m, const struct fs_config *c,
-		     const char *base_dir, struct kd_err *err)
+		     struct kd_err *err)
 {
 	char data[64];
+	struct mount_spec spec = {
+		.what = "the RAM disk's tmpfs", .source = "kdelta-brd",
+		.fstype = "tmpfs", .flags = MS_NODEV | MS_NOSUID | MS_NOEXEC,
+		.data = data,
+	};
 
-	m->brd_dir = make_dir(base_dir, "brd", 0700, err);
-	if (!m->brd_dir)
-		return -1;
 	snprintf(data, sizeof(data), "size=%llu,mode=0700",
 		 (unsigned long long)(c->disk_size + BRD_TMPFS_SLACK));
-	if (mount_private("the RAM disk's tmpfs", "kdelta-brd", m->brd_dir,
-			  "tmpfs", MS_NODEV | MS_NOSUID | MS_NOEXEC, data, err))
-		return -1;
-	m->brd_mounted = true;
-	return 0;
+	return mount_in_workspace(m, &m->brd, &spec, err);
 }
 
-static int create_backing_file(struct fs_mount *m, const struct fs_config *c,
+/*
+ * The sparse backing file, attached to a loop device; the device is
+ * recorded, and checked to be bound to this very file, before anything
+ * is written to it.
+ */
+static int attach_backing_file(struct fs_mount *m, const struct fs_config *c,
 			       struct kd_err *err)
 {
-	char *path = xasprintf("%s/disk.img", m->brd_dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	char *path = shown(m, "brd/disk.img");
+	int fd = openat(m->ws_fd, "brd/disk.img",
+			O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int ret = 0;
 
-	if (fd < 0) {
-		kd_error(err, "fs: creating %s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	m->backing_file = path;
-	if (ftruncate(fd, (off_t)c->disk_size)) {
-		int e = errno;
-
+	if (fd < 0)
+		ret = kd_error(err, "fs: creating %s: %s", path, strerror(errno));
+	else if (ftruncate(fd, (off_t)c->disk_size))
+		ret = kd_error(err, "fs: making %s %s: %s", path, c->disk,
+			       strerror(errno));
+	else
+		ret = loop_attach(&m->loop, fd, path, err);
+	if (fd >= 0)
 		close(fd);
-		return kd_error(err, "fs: making %s %s: %s", path, c->disk,
-				strerror(e));
-	}
-	close(fd);
-	return 0;
+	free(path);
+	if (ret < 0)
+		return -1;
+	if (workspace_record(m->ws, err, "loop", "%d %llu %llu", m->loop.number,
+			     (unsigned long long)m->loop.backing_dev,
+			     (unsigned long long)m->loop.backing_ino) < 0)
+		return -1;
+	return loop_verify(&m->loop, err);
 }
 
 /*
@@ -296,7 +346,7 @@ static void mkfs_complaint(const char *output, struct strbuf *out)
 }
 
 static int run_mkfs(const struct fs_config *c, const char *device,
-		    struct kd_err *err)
+		    const struct cgroup *cgroup, struct kd_err *err)
 {
 	const struct block_fs *b = c->block;
 	const char *argv[] = { c->mkfs_path, b->mkfs_options[0],
@@ -306,6 +356,7 @@ static int run_mkfs(const struct fs_config *c, const char *device,
 	int ret = 0;
 
 	p.argv = argv;
+	p.cgroup = cgroup;
 	p.out = PROC_PIPE;
 	p.err = PROC_TO_OUT;
 	if (proc_run(&p, err) < 0) {
@@ -330,46 +381,34 @@ static int run_mkfs(const struct fs_config *c, const char *device,
 	return ret;
 }
 
-/* Mounts the work file system on <base>/mnt. */
-static int mount_work_fs(struct fs_mount *m, const char *base_dir,
-			 const char *what, const char *source,
-			 const char *fstype, unsigned long flags,
-			 const char *data, struct kd_err *err)
-{
-	m->mnt_dir = make_dir(base_dir, "mnt", 0755, err);
-	if (!m->mnt_dir)
-		return -1;
-	if (mount_private(what, source, m->mnt_dir, fstype, flags, data, err))
-		return -1;
-	m->mnt_mounted = true;
-	return 0;
-}
-
 static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
-			   const char *base_dir, struct kd_err *err)
+			   struct kd_err *err)
 {
+	struct mount_spec spec = {
+		.source = m->loop.path, .fstype = c->fs, .flags = c->flags,
+		.data = c->data.buf,
+	};
 	char *what;
 	int ret;
 
-	if (mount_brd(m, c, base_dir, err) ||
-	    create_backing_file(m, c, err) ||
-	    loop_attach(&m->loop, m->backing_file, err))
-		return -1;
-	/* Never format a device that is not the one just attached. */
-	if (loop_verify(&m->loop, m->backing_file, err) ||
-	    run_mkfs(c, m->loop.path, err))
+	if (mount_brd(m, c, err) || attach_backing_file(m, c, err) ||
+	    run_mkfs(c, m->loop.path, m->cgroup, err))
 		return -1;
 	what = xasprintf("%s (%s)", c->fs, m->loop.path);
-	ret = mount_work_fs(m, base_dir, what, m->loop.path, c->fs, c->flags,
-			    c->data.buf, err);
+	spec.what = what;
+	ret = mount_in_workspace(m, &m->mnt, &spec, err);
 	free(what);
 	return ret;
 }
 
 static int set_up_tmpfs(struct fs_mount *m, const struct fs_config *c,
-			const char *base_dir, struct kd_err *err)
+			struct kd_err *err)
 {
 	struct strbuf data = STRBUF_INIT;
+	struct mount_spec spec = {
+		.what = "tmpfs", .source = "kdelta-tmpfs", .fstype = "tmpfs",
+		.flags = c->flags,
+	};
 	int ret;
 
 	/* Without a size, the kernel's default: half of the memory. */
@@ -378,14 +417,13 @@ static int set_up_tmpfs(struct fs_mount *m, const struct fs_config *c,
 			    (unsigned long long)c->disk_size);
 	if (c->data.len)
 		strbuf_addf(&data, "%s%s", data.len ? "," : "", c->data.buf);
-	ret = mount_work_fs(m, base_dir, "tmpfs", "kdelta-tmpfs", "tmpfs",
-			    c->flags, data.buf, err);
+	spec.data = data.buf;
+	ret = mount_in_workspace(m, &m->mnt, &spec, err);
 	strbuf_release(&data);
 	return ret;
 }
 
-static char *describe(const struct fs_mount *m, const struct fs_config *c,
-		      const char *base_dir)
+static char *describe(const struct fs_mount *m, const struct fs_config *c)
 {
 	struct strbuf sb = STRBUF_INIT, mount_point = STRBUF_INIT,
 		      fstype = STRBUF_INIT;
@@ -396,12 +434,12 @@ static char *describe(const struct fs_mount *m, const struct fs_config *c,
 		strbuf_addf(&sb, "tmpfs (%s)", c->disk);
 	else if (c->fs)
 		strbuf_addstr(&sb, "tmpfs (default size: half of the memory)");
-	else if (!mount_find(base_dir, &mount_point, &fstype, NULL))
+	else if (!mount_find(m->ws_path, &mount_point, &fstype, NULL))
 		strbuf_addf(&sb, "a directory on %s at %s (no disk or fs in the job)",
 			    fstype.buf, mount_point.buf);
 	else
 		strbuf_addf(&sb, "a directory in %s (no disk or fs in the job)",
-			    base_dir);
+			    m->ws_path);
 	if (c->options)
 		strbuf_addf(&sb, ", mounted with %s", c->options);
 	strbuf_release(&mount_point);
@@ -409,45 +447,63 @@ static char *describe(const struct fs_mount *m, const struct fs_config *c,
 	return strbuf_detach(&sb);
 }
 
-static int make_work_dir(struct fs_mount *m, const char *base_dir,
-			 struct kd_err *err)
+/* <workspace>/mnt/work, or <workspace>/work without a file system. */
+static int make_work_dir(struct fs_mount *m, struct kd_err *err)
 {
-	m->work_dir = make_dir(m->mnt_dir ? m->mnt_dir : base_dir, "work",
-			       0755, err);
-	if (!m->work_dir)
+	const char *name = m->mnt.id ? "mnt/work" : "work";
+
+	if (make_dir(m, name, 0755, err) < 0)
 		return -1;
-	m->work_dir_created = !m->mnt_dir;
+	m->work_dir = shown(m, name);
+	m->work_fd = openat(m->ws_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+	if (m->work_fd < 0)
+		return kd_error(err, "fs: %s: %s", m->work_dir, strerror(errno));
 	return 0;
 }
 
 static int set_up(struct fs_mount *m, struct fs_config *c,
-		  const char *base_dir, struct kd_err *err)
+		  struct kd_err *err)
 {
 	if (c->fs && check_can_set_up(c, err))
 		return -1;
-	if (c->block && set_up_block_fs(m, c, base_dir, err))
+	if (c->block && set_up_block_fs(m, c, err))
 		return -1;
-	if (c->fs && !c->block && set_up_tmpfs(m, c, base_dir, err))
+	if (c->fs && !c->block && set_up_tmpfs(m, c, err))
 		return -1;
-	if (make_work_dir(m, base_dir, err))
+	if (make_work_dir(m, err))
 		return -1;
-	m->description = describe(m, c, base_dir);
+	m->description = describe(m, c);
 	return 0;
 }
 
-int fs_setup(const struct jnode *job_root, const char *base_dir,
+static struct fs_mount *fs_mount_new(int ws_fd, const char *ws_path)
+{
+	struct fs_mount *m = xcalloc(1, sizeof(*m));
+	struct loop_dev no_loop = LOOP_DEV_INIT;
+
+	m->ws_fd = ws_fd;
+	m->ws_path = xstrdup(ws_path);
+	m->work_fd = -1;
+	m->loop = no_loop;
+	m->brd.name = "brd";
+	m->mnt.name = "mnt";
+	return m;
+}
+
+int fs_setup(const struct jnode *job_root, struct workspace *ws,
 	     struct fs_mount **out, struct kd_err *err)
 {
 	struct fs_config config = { .data = STRBUF_INIT };
-	struct fs_mount *m = xcalloc(1, sizeof(*m));
-	struct loop_dev no_loop = LOOP_DEV_INIT;
+	struct fs_mount *m = fs_mount_new(ws->fd, ws->path);
 	int ret;
 
-	m->loop = no_loop;
+	m->ws = ws;
+	m->cgroup = ws->cgroup;
 	*out = NULL;
 	ret = read_fs_config(job_root, &config, err);
 	if (!ret)
-		ret = set_up(m, &config, base_dir, err);
+		ret = set_up(m, &config, err);
 	strbuf_release(&config.data);
 	free(config.mkfs_path);
 	if (ret) {
@@ -471,84 +527,137 @@ const char *fs_work_dir(const struct fs_mount *m)
 	return m->work_dir;
 }
 
+int fs_work_dir_fd(const struct fs_mount *m)
+{
+	return m->work_fd;
+}
+
 const char *fs_describe(const struct fs_mount *m)
 {
 	return m->description;
 }
 
-/* rm -rf of a plain work directory, staying on its file system. */
-static int remove_entry(const char *path, const struct stat *st, int type,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		return rmdir(path);
-	return unlink(path);
-}
-
-static void note_problem(struct strbuf *problems, const char *msg)
+static void note_problem(struct strbuf *problems, const struct kd_err *e)
 {
 	if (problems->len)
 		strbuf_addstr(problems, "; ");
-	strbuf_addstr(problems, msg);
+	strbuf_addstr(problems, e->msg);
 }
 
-static void remove_dir(const char *dir, bool tree, struct strbuf *problems)
+/* Unmounts one of the workspace's mounts; *count counts it. */
+static void unmount_one(struct fs_mount *m, struct mounted *mnt,
+			struct strbuf *problems, int *count)
 {
+	char *point = shown(m, mnt->name);
 	struct kd_err e;
-	int ret = tree ? nftw(dir, remove_entry, 16,
-			      FTW_DEPTH | FTW_PHYS | FTW_MOUNT) :
-			 rmdir(dir);
 
-	if (ret && errno != ENOENT) {
-		kd_error(&e, "fs: removing %s: %s", dir, strerror(errno));
-		note_problem(problems, e.msg);
-	}
+	if (unmount_at(m->ws_fd, mnt->name, mnt->id, point, &e) < 0)
+		note_problem(problems, &e);
+	else if (count)
+		(*count)++;
+	mnt->id = 0;
+	free(point);
 }
 
-static void unmount_dir(const char *dir, struct strbuf *problems)
+static void fs_mount_free(struct fs_mount *m)
 {
-	struct kd_err e;
-
-	if (unmount_patiently(dir, &e))
-		note_problem(problems, e.msg);
-}
-
-int fs_teardown(struct fs_mount *m, struct kd_err *err)
-{
-	struct strbuf problems = STRBUF_INIT;
-	struct kd_err e;
-
-	if (!m)
-		return 0;
-	if (m->work_dir_created)
-		remove_dir(m->work_dir, true, &problems);
-	if (m->mnt_mounted)
-		unmount_dir(m->mnt_dir, &problems);
-	if (m->mnt_dir)
-		remove_dir(m->mnt_dir, false, &problems);
-	if (loop_detach(&m->loop, &e))
-		note_problem(&problems, e.msg);
-	if (m->backing_file && unlink(m->backing_file) && errno != ENOENT) {
-		kd_error(&e, "fs: removing %s: %s", m->backing_file,
-			 strerror(errno));
-		note_problem(&problems, e.msg);
-	}
-	if (m->brd_mounted)
-		unmount_dir(m->brd_dir, &problems);
-	if (m->brd_dir)
-		remove_dir(m->brd_dir, false, &problems);
+	if (m->work_fd >= 0)
+		close(m->work_fd);
 	free(m->work_dir);
 	free(m->description);
-	free(m->brd_dir);
-	free(m->backing_file);
-	free(m->mnt_dir);
+	free(m->ws_path);
 	free(m);
+}
+
+/*
+ * Unmounts the file system, detaches the loop device, unmounts the RAM
+ * disk's tmpfs, in this order, each confirmed; the workspace's removal
+ * removes the directories and the backing file.  The brd tmpfs is not
+ * unmounted while the loop device may still hold its file.
+ */
+static int teardown(struct fs_mount *m, int *unmounted, struct kd_err *err)
+{
+	struct strbuf problems = STRBUF_INIT;
+	bool loop_left = false;
+	struct kd_err e;
+
+	if (m->work_fd >= 0)
+		close(m->work_fd);
+	m->work_fd = -1;
+	if (m->mnt.id)
+		unmount_one(m, &m->mnt, &problems, unmounted);
+	if (loop_detach(&m->loop, &e) < 0) {
+		note_problem(&problems, &e);
+		loop_left = true;
+	}
+	if (m->brd.id && !loop_left)
+		unmount_one(m, &m->brd, &problems, unmounted);
+	fs_mount_free(m);
 	if (problems.len) {
 		kd_error(err, "%s", problems.buf);
 		strbuf_release(&problems);
 		return -1;
 	}
 	return 0;
+}
+
+int fs_teardown(struct fs_mount *m, struct kd_err *err)
+{
+	return m ? teardown(m, NULL, err) : 0;
+}
+
+/* "name id" of a "mount:" record, when it is still mounted there. */
+static void recover_mount(struct fs_mount *m, const char *record)
+{
+	struct mounted *mnt = !strncmp(record, "mnt ", 4) ? &m->mnt :
+			      !strncmp(record, "brd ", 4) ? &m->brd : NULL;
+	int id, now;
+
+	if (!mnt)
+		return;
+	id = atoi(record + 4);
+	/* Never attached (killed before), or not ours: leave it. */
+	if (id > 0 && mount_id_at(m->ws_fd, mnt->name, &now, NULL) == 0 &&
+	    now == id)
+		mnt->id = id;
+}
+
+/* "N dev ino" of a "loop:" record. */
+static void recover_loop(struct fs_mount *m, const char *record)
+{
+	unsigned long long dev, ino;
+	int number;
+
+	if (sscanf(record, "%d %llu %llu", &number, &dev, &ino) != 3 ||
+	    number < 0)
+		return;
+	m->loop.number = number;
+	snprintf(m->loop.path, sizeof(m->loop.path), "/dev/loop%d", number);
+	m->loop.backing_file = xasprintf("%s/brd/disk.img", m->ws_path);
+	m->loop.backing_dev = (dev_t)dev;
+	m->loop.backing_ino = (ino_t)ino;
+}
+
+int fs_recover(int ws_fd, const char *ws_path, const char *state,
+	       struct strbuf *said, struct kd_err *err)
+{
+	struct fs_mount *m = fs_mount_new(ws_fd, ws_path);
+	int unmounted = 0, ret;
+
+	for (const char *line = state; *line;) {
+		size_t len = strcspn(line, "\n");
+		char *record = xstrndup(line, len);
+
+		if (!strncmp(record, "mount: ", 7))
+			recover_mount(m, record + 7);
+		else if (!strncmp(record, "loop: ", 6))
+			recover_loop(m, record + 6);
+		free(record);
+		line += len + (line[len] == '\n');
+	}
+	ret = teardown(m, &unmounted, err);
+	if (unmounted)
+		strbuf_addf(said, ", unmounted %d file system%s", unmounted,
+			    unmounted == 1 ? "" : "s");
+	return ret;
 }

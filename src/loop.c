@@ -4,7 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
+#include <stdbool.h>
 #include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,30 +25,14 @@
 #define LOOP_DETACH_ATTEMPTS 20
 #define LOOP_DETACH_PAUSE_NS 50000000L
 
-/*
- * What /sys/block/loopN/loop/backing_file says: 1 and the path when the
- * device is attached, 0 when it is not.
- */
-static int loop_backing_file(int number, struct strbuf *out)
+/* Whether the kernel still has loop device number attached (sysfs). */
+static bool still_bound(int number)
 {
 	char path[64];
-	char buf[PATH_MAX + 32];
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "/sys/block/loop%d/loop/backing_file",
-		 number);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	strbuf_reset(out);
-	strbuf_add(out, buf, (size_t)n);
-	strbuf_rtrim(out);
-	return 1;
+	snprintf(path, sizeof(path), "/sys/dev/block/%d:%d/loop/backing_file",
+		 LOOP_MAJOR, number);
+	return access(path, F_OK) == 0;
 }
 
 /* Opens /dev/loopN and checks that it is the loop block device it says. */
@@ -65,7 +49,8 @@ static int open_loop_device(struct loop_dev *dev, int number,
 				strerror(errno),
 				errno == ENOENT ? " (no device node: is udev or devtmpfs missing?)" : "");
 	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode) ||
-	    major(st.st_rdev) != LOOP_MAJOR) {
+	    major(st.st_rdev) != LOOP_MAJOR ||
+	    minor(st.st_rdev) != (unsigned)number) {
 		close(dev->fd);
 		dev->fd = -1;
 		return kd_error(err, "loop: %s is not a loop block device",
@@ -130,107 +115,103 @@ static int attach_free_device(struct loop_dev *dev, int control_fd,
 			"loop: every free loop device was taken by someone else before we could attach it; try again");
 }
 
-int loop_attach(struct loop_dev *dev, const char *backing_file,
+int loop_attach(struct loop_dev *dev, int file_fd, const char *backing_file,
 		struct kd_err *err)
 {
-	char *real = realpath(backing_file, NULL);
-	int control_fd, file_fd, ret;
+	struct stat st;
+	int control_fd, ret;
 
-	if (!real)
+	if (fstat(file_fd, &st) < 0)
 		return kd_error(err, "loop: %s: %s", backing_file,
 				strerror(errno));
-	file_fd = open(real, O_RDWR | O_CLOEXEC);
-	if (file_fd < 0) {
-		ret = kd_error(err, "loop: %s: %s", real, strerror(errno));
-		free(real);
-		return ret;
-	}
 	control_fd = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (control_fd < 0) {
-		ret = kd_error(err,
-			       "loop: /dev/loop-control: %s (is the loop module loaded? 'modprobe loop')",
-			       strerror(errno));
-	} else {
-		ret = attach_free_device(dev, control_fd, file_fd, real, err);
-		close(control_fd);
-	}
-	close(file_fd);
-	if (ret) {
-		free(real);
+	if (control_fd < 0)
+		return kd_error(err,
+				"loop: /dev/loop-control: %s (is the loop module loaded? 'modprobe loop')",
+				strerror(errno));
+	ret = attach_free_device(dev, control_fd, file_fd, backing_file, err);
+	close(control_fd);
+	if (ret)
 		return -1;
-	}
-	dev->backing_file = real;
+	dev->backing_file = xstrdup(backing_file);
+	dev->backing_dev = st.st_dev;
+	dev->backing_ino = st.st_ino;
 	return 0;
 }
 
-int loop_verify(const struct loop_dev *dev, const char *backing_file,
-		struct kd_err *err)
+/* Whether the device is bound to its backing file: 1, 0, or -1 (err). */
+static int backed_by_own_file(const struct loop_dev *dev, struct kd_err *err)
 {
-	struct strbuf sysfs = STRBUF_INIT;
-	char *real = realpath(backing_file, NULL);
 	struct loop_info64 info;
-	struct stat st;
-	int ret = 0;
 
-	if (!real || stat(real, &st)) {
-		ret = kd_error(err, "loop: %s: %s", backing_file,
-			       strerror(errno));
-	} else if (!loop_backing_file(dev->number, &sysfs) ||
-		   strcmp(sysfs.buf, real)) {
-		ret = kd_error(err,
-			       "loop: %s is backed by '%s', not by kdelta's %s; leaving it alone",
-			       dev->path, sysfs.len ? sysfs.buf : "nothing",
-			       real);
-	} else if (ioctl(dev->fd, LOOP_GET_STATUS64, &info)) {
-		ret = kd_error(err, "loop: %s: %s", dev->path, strerror(errno));
-	} else if (info.lo_inode != st.st_ino ||
-		   info.lo_device != (__u64)st.st_dev) {
-		ret = kd_error(err,
-			       "loop: %s is backed by another file than kdelta's %s; leaving it alone",
-			       dev->path, real);
-	}
-	strbuf_release(&sysfs);
-	free(real);
-	return ret;
+	if (ioctl(dev->fd, LOOP_GET_STATUS64, &info) < 0)
+		return errno == ENXIO ? 0 :
+		       kd_error(err, "loop: %s: %s", dev->path, strerror(errno));
+	return info.lo_inode == dev->backing_ino &&
+	       info.lo_device == (__u64)dev->backing_dev;
 }
 
-/* Whether the kernel still has dev's backing file attached to it. */
-static bool still_attached(const struct loop_dev *dev)
+int loop_verify(const struct loop_dev *dev, struct kd_err *err)
 {
-	struct strbuf sysfs = STRBUF_INIT;
-	bool attached = loop_backing_file(dev->number, &sysfs) &&
-			!strcmp(sysfs.buf, dev->backing_file);
+	int ours = backed_by_own_file(dev, err);
 
-	strbuf_release(&sysfs);
-	return attached;
+	if (ours < 0)
+		return -1;
+	if (!ours)
+		return kd_error(err,
+				"loop: %s is not backed by kdelta's %s; leaving it alone",
+				dev->path, dev->backing_file);
+	return 0;
+}
+
+/*
+ * Detaches the device through its descriptor: LOOP_CLR_FD until
+ * LOOP_GET_STATUS64 says that it is not bound to the file any more (ENXIO),
+ * which it does once kdelta is its only user (udev or blkid may hold it
+ * open for a moment; the mounted file system holds it until unmounted).
+ */
+static int clear_held(struct loop_dev *dev, struct kd_err *err)
+{
+	const struct timespec pause = { 0, LOOP_DETACH_PAUSE_NS };
+	/* Never LOOP_CLR_FD a device that is not (any more) bound to it. */
+	int ours = backed_by_own_file(dev, err);
+	bool was_ours = ours > 0;
+
+	for (int attempt = 0; attempt < LOOP_DETACH_ATTEMPTS && ours > 0;
+	     attempt++) {
+		ioctl(dev->fd, LOOP_CLR_FD, 0);
+		ours = backed_by_own_file(dev, err);
+		if (ours > 0)
+			nanosleep(&pause, NULL);
+	}
+	close(dev->fd);
+	dev->fd = -1;
+	if (ours < 0)
+		return -1;
+	if (ours)
+		return kd_error(err,
+				"loop: %s is still attached to %s (still in use?); detach it with 'losetup -d %s'",
+				dev->path, dev->backing_file, dev->path);
+	/* Our close was the last: wait until the kernel lets go of the file. */
+	for (int attempt = 0; was_ours && attempt < LOOP_DETACH_ATTEMPTS &&
+			      still_bound(dev->number); attempt++)
+		nanosleep(&pause, NULL);
+	return 0;
 }
 
 int loop_detach(struct loop_dev *dev, struct kd_err *err)
 {
-	const struct timespec pause = { 0, LOOP_DETACH_PAUSE_NS };
-	bool attached = true;
 	int ret = 0;
 
-	if (dev->fd < 0)
+	if (dev->fd < 0 && dev->number < 0)
 		return 0;
-	/*
-	 * While somebody else (blkid, udev) has the device open, LOOP_CLR_FD
-	 * only marks it for autoclear; the last close detaches it.
-	 */
-	ioctl(dev->fd, LOOP_CLR_FD, 0);
-	close(dev->fd);
-	dev->fd = -1;
-	for (int attempt = 0; attempt < LOOP_DETACH_ATTEMPTS; attempt++) {
-		attached = still_attached(dev);
-		if (!attached)
-			break;
-		nanosleep(&pause, NULL);
-	}
-	if (attached)
-		ret = kd_error(err,
-			       "loop: %s is still attached to %s (still in use?); detach it with 'losetup -d %s'",
-			       dev->path, dev->backing_file, dev->path);
+	/* Without its descriptor (a killed kdelta's): open it again. */
+	if (dev->fd < 0 && open_loop_device(dev, dev->number, err) < 0)
+		ret = still_bound(dev->number) ? -1 : 0;
+	else
+		ret = clear_held(dev, err);
 	free(dev->backing_file);
 	dev->backing_file = NULL;
+	dev->number = -1;
 	return ret;
 }

@@ -3,11 +3,15 @@
  * mount(2) and umount2(2) for a run's file systems.  See kdelta/mount.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kdelta/mount.h"
 #include "kdelta/util.h"
@@ -120,56 +124,225 @@ int mount_options_parse(const char *options, unsigned long *flags,
 	return 0;
 }
 
-int mount_private(const char *what, const char *source, const char *target,
-		  const char *fstype, unsigned long flags, const char *data,
-		  struct kd_err *err)
+/* The file system's last complaint in the context's log ("e <text>"). */
+static void context_complaint(int fs_fd, struct strbuf *out)
 {
-	if (mount(source, target, fstype, flags, data)) {
-		int e = errno;
+	char buf[512];
+	ssize_t n;
 
-		if (e == EINVAL && data && *data)
-			return kd_error(err,
-					"fs: mounting %s on %s with options '%s' failed: %s (dmesg says which option)",
-					what, target, data, strerror(e));
-		return kd_error(err, "fs: mounting %s on %s failed: %s", what,
-				target, strerror(e));
+	while ((n = read(fs_fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		if (buf[0] != 'e' || buf[1] != ' ')
+			continue;
+		strbuf_reset(out);
+		strbuf_addstr(out, buf + 2);
+		strbuf_rtrim(out);
 	}
-	/*
-	 * If the parent mount is shared (systemd makes / shared), the new
-	 * mount would pass on whatever happens below it to its peers in
-	 * other namespaces; a private mount keeps it to ourselves.
-	 */
-	if (mount(NULL, target, NULL, MS_PRIVATE, NULL)) {
-		int e = errno;
+}
 
-		umount2(target, MNT_DETACH);
-		return kd_error(err, "fs: making %s private failed: %s", target,
-				strerror(e));
+static int context_error(int fs_fd, const char *what, const char *option,
+			 struct kd_err *err)
+{
+	struct strbuf said = STRBUF_INIT;
+	int e = errno;
+
+	context_complaint(fs_fd, &said);
+	if (!said.len)
+		strbuf_addstr(&said, strerror(e));
+	if (option)
+		kd_error(err, "fs: mounting %s: option '%s': %s", what, option,
+			 said.buf);
+	else
+		kd_error(err, "fs: mounting %s failed: %s", what, said.buf);
+	strbuf_release(&said);
+	return -1;
+}
+
+/* The superblock's flags among the MS_* ones, as fsconfig() takes them. */
+static const struct {
+	unsigned long flag;
+	const char *name;
+} sb_flags[] = {
+	{ MS_RDONLY, "ro" },
+	{ MS_SYNCHRONOUS, "sync" },
+	{ MS_DIRSYNC, "dirsync" },
+	{ MS_LAZYTIME, "lazytime" },
+};
+
+/* The mount's flags among the MS_* ones, as fsmount() takes them. */
+static unsigned int mount_attr(unsigned long flags)
+{
+	unsigned int attr = 0;
+
+	if (flags & MS_RDONLY)
+		attr |= MOUNT_ATTR_RDONLY;
+	if (flags & MS_NOSUID)
+		attr |= MOUNT_ATTR_NOSUID;
+	if (flags & MS_NODEV)
+		attr |= MOUNT_ATTR_NODEV;
+	if (flags & MS_NOEXEC)
+		attr |= MOUNT_ATTR_NOEXEC;
+	if (flags & MS_NODIRATIME)
+		attr |= MOUNT_ATTR_NODIRATIME;
+	if (flags & MS_NOATIME)
+		attr |= MOUNT_ATTR_NOATIME;
+	else if (flags & MS_STRICTATIME)
+		attr |= MOUNT_ATTR_STRICTATIME;
+	return attr;		/* else MOUNT_ATTR_RELATIME, which is 0 */
+}
+
+/* Hands the options to the file system: "key=value" or a flag "key". */
+static int configure(int fs_fd, const struct mount_spec *spec,
+		     struct kd_err *err)
+{
+	const char *p = spec->data ? spec->data : "";
+
+	if (fsconfig(fs_fd, FSCONFIG_SET_STRING, "source", spec->source, 0) < 0)
+		return context_error(fs_fd, spec->what, NULL, err);
+	for (size_t i = 0; i < ARRAY_SIZE(sb_flags); i++)
+		if ((spec->flags & sb_flags[i].flag) &&
+		    fsconfig(fs_fd, FSCONFIG_SET_FLAG, sb_flags[i].name, NULL, 0) < 0)
+			return context_error(fs_fd, spec->what, sb_flags[i].name,
+					     err);
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char *opt = xstrndup(p, len), *eq = strchr(opt, '=');
+		int r = 0;
+
+		if (eq) {
+			*eq = '\0';
+			r = fsconfig(fs_fd, FSCONFIG_SET_STRING, opt, eq + 1, 0);
+			*eq = '=';
+		} else if (len) {
+			r = fsconfig(fs_fd, FSCONFIG_SET_FLAG, opt, NULL, 0);
+		}
+		if (r < 0)
+			context_error(fs_fd, spec->what, opt, err);
+		free(opt);
+		if (r < 0)
+			return -1;
+		p += len + (p[len] == ',');
 	}
 	return 0;
 }
 
-int unmount_patiently(const char *target, struct kd_err *err)
+int mount_create(const struct mount_spec *spec, int *mount_fd,
+		 int *mount_id, struct kd_err *err)
+{
+	int fs_fd = fsopen(spec->fstype, FSOPEN_CLOEXEC);
+	struct statx sx;
+
+	*mount_fd = -1;
+	if (fs_fd < 0)
+		return kd_error(err, "fs: mounting %s: %s%s", spec->what,
+				strerror(errno),
+				errno == ENOSYS ? " (kdelta needs Linux 5.2 or later)" :
+				errno == ENODEV ? " (a file system this kernel does not know)" : "");
+	if (configure(fs_fd, spec, err) < 0 ||
+	    (fsconfig(fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 &&
+	     context_error(fs_fd, spec->what, NULL, err))) {
+		close(fs_fd);
+		return -1;
+	}
+	*mount_fd = fsmount(fs_fd, FSMOUNT_CLOEXEC, mount_attr(spec->flags));
+	if (*mount_fd < 0) {
+		context_error(fs_fd, spec->what, NULL, err);
+		close(fs_fd);
+		return -1;
+	}
+	close(fs_fd);
+	if (statx(*mount_fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_MNT_ID)) {
+		close(*mount_fd);
+		*mount_fd = -1;
+		return kd_error(err, "fs: the ID of the mount of %s: %s (kdelta needs Linux 5.8 or later)",
+				spec->what, strerror(errno));
+	}
+	*mount_id = (int)sx.stx_mnt_id;
+	return 0;
+}
+
+int mount_attach(int mount_fd, int dirfd, const char *name,
+		 const char *shown, struct kd_err *err)
+{
+	struct mount_attr private = { .propagation = MS_PRIVATE };
+	int ret = 0;
+
+	if (move_mount(mount_fd, "", dirfd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		ret = kd_error(err, "fs: mounting on %s failed: %s", shown,
+			       strerror(errno));
+	} else if (mount_setattr(mount_fd, "", AT_EMPTY_PATH, &private,
+				 sizeof(private)) < 0) {
+		/*
+		 * If the parent mount is shared (systemd makes / shared), the
+		 * new mount would pass on whatever happens below it to its
+		 * peers in other namespaces; a private mount keeps it to us.
+		 */
+		char self[64];
+
+		ret = kd_error(err, "fs: making %s private failed: %s", shown,
+			       strerror(errno));
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", mount_fd);
+		umount2(self, MNT_DETACH);
+	}
+	close(mount_fd);
+	return ret;
+}
+
+int mount_id_at(int dirfd, const char *name, int *id, struct kd_err *err)
+{
+	struct statx sx;
+
+	if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_MNT_ID))
+		return kd_error(err, "%s: %s", name, strerror(errno));
+	*id = (int)sx.stx_mnt_id;
+	return 0;
+}
+
+/* Whether the mount with ID id is on dirfd/name (the topmost there). */
+static bool mounted_at(int dirfd, const char *name, int id)
+{
+	int now;
+
+	return mount_id_at(dirfd, name, &now, NULL) == 0 && now == id;
+}
+
+int unmount_at(int dirfd, const char *name, int id, const char *shown,
+	       struct kd_err *err)
 {
 	const struct timespec pause = { 0, UNMOUNT_PAUSE_NS };
+	struct strbuf path = STRBUF_INIT;
+	int ret = -1;
 
+	if (!mounted_at(dirfd, name, id))
+		return kd_error(err,
+				"fs: the file system kdelta mounted on %s (mount ID %d) is not there any more; cannot confirm that it is unmounted (see 'findmnt -o +ID')",
+				shown, id);
+	/* Through the directory's descriptor: a rename changes nothing. */
+	strbuf_addf(&path, "/proc/self/fd/%d/%s", dirfd, name);
 	for (int attempt = 0; attempt < UNMOUNT_ATTEMPTS; attempt++) {
-		if (!umount2(target, UMOUNT_NOFOLLOW))
-			return 0;
-		if (errno == EINVAL || errno == ENOENT)
-			return 0;	/* not mounted (any more) */
-		if (errno != EBUSY)
-			return kd_error(err, "fs: unmounting %s failed: %s",
-					target, strerror(errno));
+		if (umount2(path.buf, UMOUNT_NOFOLLOW) == 0) {
+			ret = mounted_at(dirfd, name, id) ?
+			      kd_error(err, "fs: %s is still mounted after unmounting it", shown) : 0;
+			goto out;
+		}
+		if (errno != EBUSY) {
+			kd_error(err, "fs: unmounting %s failed: %s", shown,
+				 strerror(errno));
+			goto out;
+		}
 		nanosleep(&pause, NULL);
 	}
-	if (umount2(target, MNT_DETACH | UMOUNT_NOFOLLOW))
-		return kd_error(err,
-				"fs: %s is busy and could not be detached either: %s; find the users with 'fuser -vm %s'",
-				target, strerror(errno), target);
-	return kd_error(err,
-			"fs: %s was still busy after a second; detached it lazily (MNT_DETACH), it goes away when its last user exits",
-			target);
+	if (umount2(path.buf, MNT_DETACH | UMOUNT_NOFOLLOW))
+		kd_error(err, "fs: %s is busy and could not be detached either: %s; find the users with 'fuser -vm %s'",
+			 shown, strerror(errno), shown);
+	else
+		kd_error(err, "fs: %s was still busy after a second; detached it lazily (MNT_DETACH), it goes away when its last user exits",
+			 shown);
+out:
+	strbuf_release(&path);
+	return ret;
 }
 
 /* Undoes mountinfo's octal escapes (\040 for a space) in place. */
@@ -225,6 +398,31 @@ static bool parse_mountinfo_line(char *line, char **mount_point,
 		return false;
 	unescape_mountinfo(*mount_point);
 	return true;
+}
+
+int mount_find_type(const char *fstype, struct strbuf *mount_point,
+		    struct kd_err *err)
+{
+	struct strbuf info = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (read_file("/proc/self/mountinfo", &info, err))
+		return -1;
+	strbuf_reset(mount_point);
+	for (line = strtok_r(info.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *mp, *type;
+
+		if (parse_mountinfo_line(line, &mp, &type) &&
+		    !strcmp(type, fstype)) {
+			strbuf_addstr(mount_point, mp);
+			break;
+		}
+	}
+	strbuf_release(&info);
+	if (!mount_point->len)
+		return kd_error(err, "no %s file system is mounted", fstype);
+	return 0;
 }
 
 int mount_find(const char *path, struct strbuf *mount_point,

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kdelta/cgroup.h"
 #include "kdelta/proc.h"
 #include "kdelta/util.h"
 
@@ -31,7 +32,7 @@ static const int child_default_signals[] = {
 };
 
 /* What the child reports through the error pipe when it cannot go on. */
-enum child_stage { STAGE_STDIO = 1, STAGE_DIR, STAGE_EXEC };
+enum child_stage { STAGE_CGROUP = 1, STAGE_STDIO, STAGE_DIR, STAGE_EXEC };
 
 struct child_report {
 	int stage;
@@ -100,6 +101,9 @@ static _Noreturn void child_main(const struct proc *p,
 	/* If kdelta died before the prctl, the new parent is init already. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(127);
+	/* "0": the writer itself; before it can start anything. */
+	if (p->cgroup && write(cgroup_procs_fd(p->cgroup), "0", 1) != 1)
+		child_fail(c->report, STAGE_CGROUP);
 	child_reset_signals();
 	if (child_stdio(c) < 0)
 		child_fail(c->report, STAGE_STDIO);
@@ -263,6 +267,9 @@ static int read_report(struct proc *p, int fd, struct kd_err *err)
 	if (n != sizeof(r))
 		return 0;
 	switch (r.stage) {
+	case STAGE_CGROUP:
+		return kd_error(err, "%s: cannot join the run's cgroup: %s",
+				proc_name(p), strerror(r.errnum));
 	case STAGE_STDIO:
 		return kd_error(err, "%s: cannot set up its standard streams: %s",
 				proc_name(p), strerror(r.errnum));

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +21,7 @@
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
+#include "kdelta/workdir.h"
 #include "kdelta/workload.h"
 #include "version.h"
 
@@ -93,25 +94,6 @@ int commit_label_check(const char *label, struct kd_err *err)
 	return 0;
 }
 
-/* rm -rf that never crosses into another file system (a mount left behind). */
-static int remove_entry(const char *path, const struct stat *st, int type,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
-	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-static int remove_tree(const char *path, struct kd_err *err)
-{
-	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 &&
-	    errno != ENOENT)
-		return kd_error(err, "%s: cannot remove: %s", path, strerror(errno));
-	return 0;
-}
-
 /* The batch: what every run shares. */
 struct batch {
 	const struct runner_opts *opts;
@@ -120,6 +102,7 @@ struct batch {
 	struct machine machine;
 	struct progress progress;
 	struct strbuf noticed;	/* "\n<name>\n" of monitors already noticed */
+	bool no_cgroup_noticed;
 	struct runner_summary *summary;
 };
 
@@ -135,7 +118,7 @@ struct run {
 	char *commit_dir;		/* NULL for a warmup */
 	char *run_dir;
 	unsigned number;
-	char *base_dir;
+	struct workspace ws;		/* ws.fd < 0: none */
 	struct fs_mount *mount;
 	struct cpufreq_saved cpufreq;	/* the governors to put back */
 	struct monitor_session *monitors;
@@ -225,12 +208,11 @@ static int run_open(struct run *r, struct kd_err *err)
 	const struct runner_opts *o = r->b->opts;
 
 	if (r->step->warmup) {
-		if (mkdir_p(o->work_dir, err) < 0)
-			return -1;
-		r->run_dir = xasprintf("%s/kdelta-warmup.XXXXXX", o->work_dir);
-		if (!mkdtemp(r->run_dir))
-			return kd_error(err, "%s: cannot create a directory: %s",
-					o->work_dir, strerror(errno));
+		/* Discarded with the workspace. */
+		r->run_dir = xasprintf("%s/warmup", r->ws.path);
+		if (mkdirat(r->ws.fd, "warmup", 0700) < 0)
+			return kd_error(err, "%s: %s", r->run_dir,
+					strerror(errno));
 		r->number = r->step->round;
 	} else {
 		r->commit_dir = runner_commit_dir(r->job, o->result_root,
@@ -255,6 +237,7 @@ static void run_setup_hook(struct run *r)
 
 	p.shell = command;
 	p.env = env;
+	p.cgroup = r->ws.cgroup;
 	p.out_path = log;
 	p.cancel_fd = o->cancel_fd;
 	p.tick = (void (*)(void *))progress_tick;
@@ -377,26 +360,13 @@ static void run_machine_settings(struct run *r)
 /* The file system and the monitors; the caller cleans up either way. */
 static void run_prepare(struct run *r)
 {
-	const struct runner_opts *o = r->b->opts;
 	struct monitor_run watched;
 	struct kd_err err;
 
-	if (mkdir_p(o->work_dir, &err) < 0) {
-		run_fail(r, "%s", err.msg);
-		return;
-	}
-	r->base_dir = xasprintf("%s/kdelta-run.XXXXXX", o->work_dir);
-	if (!mkdtemp(r->base_dir)) {
-		run_fail(r, "%s: cannot create a directory: %s", o->work_dir,
-			 strerror(errno));
-		free(r->base_dir);
-		r->base_dir = NULL;
-		return;
-	}
 	run_machine_settings(r);
 	if (r->failure.len)
 		return;
-	if (fs_setup(r->job->root, r->base_dir, &r->mount, &err) < 0) {
+	if (fs_setup(r->job->root, &r->ws, &r->mount, &err) < 0) {
 		r->mount = NULL;
 		run_fail(r, "%s", err.msg);
 		return;
@@ -462,18 +432,17 @@ static void run_workload(struct run *r, struct workload_usage *usage)
 	struct workload_child child = { .r = r };
 	char *log = xasprintf("%s/%s.log", r->run_dir, r->prefix);
 	char *errlog = xasprintf("%s/%s.stderr", r->run_dir, r->prefix);
-	int dir_fd = open(fs_work_dir(r->mount), O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct proc p = PROC_INIT;
 	struct kd_err err;
 
-	if (dir_fd < 0 || pipe2(child.go, O_CLOEXEC) < 0) {
-		run_fail(r, "%s: %s", dir_fd < 0 ? fs_work_dir(r->mount) : "pipe",
-			 strerror(errno));
+	if (pipe2(child.go, O_CLOEXEC) < 0) {
+		run_fail(r, "cannot create a pipe: %s", strerror(errno));
 		goto out;
 	}
 	p.fn = workload_child_main;
 	p.arg = &child;
-	p.dir_fd = dir_fd;
+	p.cgroup = r->ws.cgroup;
+	p.dir_fd = fs_work_dir_fd(r->mount);
 	p.out_path = log;
 	p.err_path = errlog;
 	p.cancel_fd = r->b->opts->cancel_fd;
@@ -501,13 +470,16 @@ static void run_workload(struct run *r, struct workload_usage *usage)
 	usage->elapsed = p.elapsed;
 	proc_clear(&p);
 out:
-	if (dir_fd >= 0)
-		close(dir_fd);
 	free(errlog);
 	free(log);
 }
 
-/* Stops monitors and tears the file system down, whatever happened. */
+/*
+ * Stops the monitors, kills what the run left running, tears the file
+ * system down and removes the workspace, whatever happened.  What cannot
+ * be undone fails the run; the workspace then stays, with its record of
+ * what is left, for the next kdelta to clean up.
+ */
 static void run_cleanup(struct run *r, const struct workload_usage *usage)
 {
 	struct kd_err err;
@@ -517,18 +489,20 @@ static void run_cleanup(struct run *r, const struct workload_usage *usage)
 		run_fail(r, "monitors: %s", err.msg);
 	monitor_session_free(r->monitors);
 	r->monitors = NULL;
+	if (r->ws.fd >= 0 && workspace_kill(&r->ws, &err) < 0) {
+		progress_notice(&r->b->progress, "%s", err.msg);
+		run_fail(r, "%s", err.msg);
+	}
 	if (r->mount && fs_teardown(r->mount, &err) < 0) {
-		/* Not removing base_dir: something may still be mounted there. */
 		progress_notice(&r->b->progress, "%s", err.msg);
 		run_fail(r, "teardown: %s", err.msg);
-		free(r->base_dir);
-		r->base_dir = NULL;
+		workspace_leave(&r->ws);
 	}
 	r->mount = NULL;
-	if (r->base_dir && remove_tree(r->base_dir, &err) < 0)
+	if (r->ws.fd >= 0 && workspace_remove(&r->ws, &err) < 0) {
 		progress_notice(&r->b->progress, "%s", err.msg);
-	free(r->base_dir);
-	r->base_dir = NULL;
+		run_fail(r, "%s", err.msg);
+	}
 	if (cpufreq_restore(&r->cpufreq, &err) < 0)
 		progress_notice(&r->b->progress, "%s", err.msg);
 }
@@ -609,6 +583,23 @@ static void run_release(struct run *r)
 	strbuf_release(&r->failure);
 }
 
+/* The run's workspace; a notice once per batch when it has no cgroup. */
+static int run_workspace(struct run *r, struct kd_err *err)
+{
+	struct strbuf no_cgroup = STRBUF_INIT;
+	int ret = workspace_create(r->b->opts->work_dir, &r->ws, &no_cgroup,
+				   err);
+
+	if (!ret && !r->ws.cgroup && !r->b->no_cgroup_noticed) {
+		progress_notice(&r->b->progress,
+				"no cgroup for the runs (%s): a run's processes are stopped by process group only (see kdelta(1))",
+				no_cgroup.buf);
+		r->b->no_cgroup_noticed = true;
+	}
+	strbuf_release(&no_cgroup);
+	return ret;
+}
+
 /*
  * One run, start to end.  Returns -1 only when the store cannot be written;
  * a failed or interrupted run returns 0 with r->failure or r->interrupted.
@@ -617,8 +608,12 @@ static int run_one(struct run *r, struct kd_err *err)
 {
 	struct workload_usage usage = { .elapsed = 0 };
 
-	if (run_open(r, err) < 0)
+	if (run_workspace(r, err) < 0)
 		return -1;
+	if (run_open(r, err) < 0) {
+		run_cleanup(r, &usage);
+		return -1;
+	}
 	if (r->b->opts->setup && !interrupted(r))
 		run_setup_hook(r);
 	if (!r->failure.len && !interrupted(r))
@@ -631,9 +626,7 @@ static int run_one(struct run *r, struct kd_err *err)
 		run_workload(r, &usage);
 	}
 	run_cleanup(r, &usage);
-	if (r->step->warmup)
-		return remove_tree(r->run_dir, err);
-	if (r->interrupted || interrupted(r))
+	if (r->step->warmup || r->interrupted || interrupted(r))
 		return 0;
 	return record_write(r, err) < 0 ? -1 : run_finish(r, err);
 }
@@ -662,6 +655,7 @@ static int batch_step(struct batch *b, const struct run_step *s,
 		.b = b, .job = job, .step = s, .runs = runs,
 		.commit = b->opts->commits[s->commit],
 		.wl = workload_find(job_workload(job)),
+		.ws = { .fd = -1, .state_fd = -1 },
 	};
 	struct strbuf line = STRBUF_INIT;
 	double took;

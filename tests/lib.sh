@@ -65,6 +65,27 @@ expect_output() {
 	fi
 }
 
+# gone PID: the process has exited (a zombie counts), within 5 s.
+gone() {
+	local i
+	for i in $(seq 50); do
+		[ -e "/proc/$1" ] || return 0
+		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_nonempty FILE: true once FILE is not empty, false after 20 s.
+wait_nonempty() {
+	local i
+	for i in $(seq 200); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # Ends the test: status 0 when nothing failed.
 finish() {
 	if [ "$failures" -ne 0 ]; then

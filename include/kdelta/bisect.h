@@ -77,6 +77,8 @@ int git_bisect_parse(const char *text, struct git_bisect_step *out,
 		     struct kd_err *err);
 void git_bisect_step_release(struct git_bisect_step *step);
 
+struct work_dir;
+
 struct bisect_opts {
 	const char *repo;		/* the work tree, absolute */
 	const char *good, *bad;		/* revisions, as given */
@@ -86,7 +88,7 @@ struct bisect_opts {
 	unsigned max_runs;		/* per commit, >= runs */
 	double min_change;		/* percent, good against bad */
 	const char *result_root;	/* absolute */
-	const char *work_dir;		/* absolute */
+	const struct work_dir *work_dir;	/* private, opened (workdir.h) */
 	const struct job *job;
 	int cancel_fd;			/* readable: stop (proc_catch_signals) */
 	FILE *log;			/* progress lines ("bisect: ...") */

@@ -4,6 +4,7 @@
 
 #include "kdelta/err.h"
 #include "kdelta/job.h"
+#include "kdelta/strbuf.h"
 
 /*
  * The file system a run's workload works in (job keys disk, fs,
@@ -15,30 +16,46 @@
  *   fs: tmpfs
  *       a private tmpfs (size from disk if given);
  *   neither
- *       a directory on the file system of base_dir.
+ *       a directory on the file system of the work directory.
  * kdelta formats only loop devices it attached itself.
  */
 struct fs_mount;
+struct workspace;
 
 /*
- * Sets up the file system below base_dir (a directory kdelta created for
- * this run) and creates the work directory in it.  On failure, whatever was
- * set up is undone before returning.
+ * Sets up the file system in the run's workspace (its mounts and loop
+ * device recorded in the workspace's state before each is made; mkfs runs
+ * in the workspace's cgroup) and creates the work directory in it.  On
+ * failure, whatever was set up is undone before returning.
  */
-int fs_setup(const struct jnode *job_root, const char *base_dir,
+int fs_setup(const struct jnode *job_root, struct workspace *ws,
 	     struct fs_mount **out, struct kd_err *err);
 
-/* The directory the workload runs in. */
+/* The directory the workload runs in: its path, and a descriptor of it. */
 const char *fs_work_dir(const struct fs_mount *m);
+int fs_work_dir_fd(const struct fs_mount *m);
 
 /* A one-line description for logs: "xfs on /dev/loop3 (1BRD_4G)". */
 const char *fs_describe(const struct fs_mount *m);
 
 /*
- * Undoes everything fs_setup did, in reverse order (unmount, detach the
- * loop device, remove the backing file and the private tmpfs), and frees m.
- * Returns -1 if something could not be undone (err says what is left).
+ * Undoes what fs_setup did, in reverse order, through descriptors and IDs,
+ * never by path: unmounts the file system (the mount with the ID it got),
+ * detaches the loop device (confirmed on its descriptor), unmounts the
+ * private tmpfs; the workspace's removal removes the files.  Frees m.
+ * Returns -1 if something could not be undone or confirmed (err says what
+ * is left).
  */
 int fs_teardown(struct fs_mount *m, struct kd_err *err);
+
+/*
+ * Undoes what the state of a killed kdelta's workspace (its "mount:" and
+ * "loop:" records) says was set up and is still there: a mount recorded
+ * with its ID and still mounted on its directory, a loop device still
+ * bound to the recorded file (device and inode number).  Adds
+ * ", unmounted N file systems" to said.
+ */
+int fs_recover(int ws_fd, const char *ws_path, const char *state,
+	       struct strbuf *said, struct kd_err *err);
 
 #endif

@@ -2,6 +2,8 @@
 #ifndef KDELTA_LOOP_H
 #define KDELTA_LOOP_H
 
+#include <sys/types.h>
+
 #include "kdelta/err.h"
 
 /*
@@ -12,28 +14,37 @@
  */
 struct loop_dev {
 	int fd;			/* open on path; -1 when not attached */
-	int number;		/* the N of /dev/loopN */
+	int number;		/* the N of /dev/loopN; -1: none */
 	char path[32];		/* "/dev/loopN" */
-	char *backing_file;	/* its real path */
+	char *backing_file;	/* its path, for messages */
+	dev_t backing_dev;	/* the backing file's device and inode */
+	ino_t backing_ino;
 };
 
-#define LOOP_DEV_INIT { -1, -1, "", NULL }
-
-/* Attaches a free loop device to backing_file (read-write). */
-int loop_attach(struct loop_dev *dev, const char *backing_file,
-		struct kd_err *err);
+#define LOOP_DEV_INIT { -1, -1, "", NULL, 0, 0 }
 
 /*
- * Checks that dev is a loop device whose backing file is backing_file,
- * both by /sys/block/loopN/loop/backing_file and by device and inode
- * number, before anything is written to it.
+ * Attaches a free loop device to the file open on file_fd (read-write);
+ * backing_file is its path, for messages and the device's lo_file_name.
  */
-int loop_verify(const struct loop_dev *dev, const char *backing_file,
+int loop_attach(struct loop_dev *dev, int file_fd, const char *backing_file,
 		struct kd_err *err);
 
 /*
- * Detaches dev (LOOP_CLR_FD), closes it and waits briefly until the kernel
- * has let go of the backing file.  Does nothing when dev is not attached.
+ * Checks, on the device's descriptor (LOOP_GET_STATUS64), that dev is
+ * bound to the very file it was attached to (its device and inode number),
+ * before anything is written to it.
+ */
+int loop_verify(const struct loop_dev *dev, struct kd_err *err);
+
+/*
+ * Detaches dev through its descriptor (LOOP_CLR_FD) and confirms it there:
+ * LOOP_GET_STATUS64 says it is not bound any more; fails when it stays
+ * bound (still in use).  Then closes it and waits briefly until the kernel
+ * has let go of the backing file.  Without a descriptor (fd -1: the device
+ * of a killed kdelta, number and backing_dev/backing_ino as it recorded
+ * them), /dev/loopN is opened again and detached only when it is still
+ * bound to that file.  Does nothing when dev was never attached.
  */
 int loop_detach(struct loop_dev *dev, struct kd_err *err);
 

@@ -6,9 +6,12 @@
 #include "kdelta/strbuf.h"
 
 /*
- * mount(2) and umount2(2) for the file systems of a run (see disk.h): the
- * option parsing mount(8) does for the common flags, mounts that do not
- * propagate, and unmounting that waits a little for the last users.
+ * Mounting and unmounting the file systems of a run (see disk.h), with the
+ * mount API of Linux 5.2 (fsopen, fsmount, move_mount) and by descriptor:
+ * the option parsing mount(8) does for the common flags, mounts that do
+ * not propagate, are known by their mount ID and are unmounted through the
+ * descriptor of the directory they are on, waiting a little for the last
+ * users.
  */
 
 /*
@@ -22,21 +25,51 @@
 int mount_options_parse(const char *options, unsigned long *flags,
 			struct strbuf *data, struct kd_err *err);
 
-/*
- * Mounts source (of type fstype) on target and makes the new mount private,
- * so that nothing mounted or unmounted below it propagates to other mount
- * namespaces.  what names it in messages ("xfs (/dev/loop3)").
- */
-int mount_private(const char *what, const char *source, const char *target,
-		  const char *fstype, unsigned long flags, const char *data,
-		  struct kd_err *err);
+/* A file system to mount. */
+struct mount_spec {
+	const char *what;	/* in messages: "xfs (/dev/loop3)" */
+	const char *source;	/* "/dev/loop3", "kdelta-tmpfs" */
+	const char *fstype;
+	unsigned long flags;	/* MS_* from mount_options_parse() */
+	const char *data;	/* the file system's options, comma-separated */
+};
 
 /*
- * Unmounts target.  While it is busy, retries for about a second; then
- * detaches it lazily (MNT_DETACH) and returns -1 saying so.  A target that
- * is not mounted is not an error.
+ * Creates the file system and a mount of it that is not attached anywhere
+ * yet (fsopen, fsconfig, fsmount): *mount_fd refers to it, *mount_id is
+ * its ID, the one /proc/self/mountinfo will show, known before it is
+ * attached so that it can be recorded first.  An option the file system
+ * refuses fails with its own words: "fs: mounting ext4 (/dev/loop3):
+ * option 'nosuch': ext4: Unknown parameter 'nosuch'".
  */
-int unmount_patiently(const char *target, struct kd_err *err);
+int mount_create(const struct mount_spec *spec, int *mount_fd,
+		 int *mount_id, struct kd_err *err);
+
+/*
+ * Attaches the mount on dirfd/name (move_mount) and makes it private, so
+ * that nothing mounted or unmounted below it propagates to other mount
+ * namespaces.  Closes mount_fd.  shown names dirfd/name in messages.
+ */
+int mount_attach(int mount_fd, int dirfd, const char *name,
+		 const char *shown, struct kd_err *err);
+
+/* The ID of the mount dirfd/name is on: its own when it is a mount point. */
+int mount_id_at(int dirfd, const char *name, int *id, struct kd_err *err);
+
+/*
+ * Unmounts the mount with ID id from dirfd/name, reached through the
+ * directory's descriptor, so that renaming the path changes nothing, and
+ * confirms that it went.  It must be there: one that is not (moved away,
+ * mounted over) is an error, never taken for "already unmounted".  While
+ * it is busy, retries for about a second; then detaches it lazily
+ * (MNT_DETACH) and fails saying so.
+ */
+int unmount_at(int dirfd, const char *name, int id, const char *shown,
+	       struct kd_err *err);
+
+/* The mount point of the first mount of type fstype ("cgroup2"). */
+int mount_find_type(const char *fstype, struct strbuf *mount_point,
+		    struct kd_err *err);
 
 /*
  * The mount that holds path (the longest mount point in

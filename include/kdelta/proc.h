@@ -30,9 +30,12 @@
  * shell command line (/bin/sh -c) or a function of kdelta's own in a forked
  * copy of kdelta.  It runs in a process group of its own unless same_group,
  * so that a terminal's Ctrl-C reaches kdelta only and kdelta can stop the
- * child with what it started; with the signals kdelta catches back at
- * their defaults and nothing blocked; and with PR_SET_PDEATHSIG, so that
- * killing kdelta (SIGKILL) kills the child too.
+ * child with what it started; in the run's cgroup when given, so that
+ * nothing it starts escapes, whatever process group or session that makes
+ * for itself; with the signals kdelta catches back at their defaults and
+ * nothing blocked; and with PR_SET_PDEATHSIG, so that killing kdelta
+ * (SIGKILL) kills the child too (what the child started is found in the
+ * cgroup: see workdir.h).
  *
  * Stopping it: on cancel or timeout its process group gets SIGTERM, and
  * SIGKILL PROC_KILL_GRACE seconds later if the child has not ended.  Once
@@ -55,6 +58,8 @@ enum {
 				 * are kept in err_buf */
 	PROC_TO_OUT = -5,	/* err only: where stdout goes (2>&1) */
 };
+
+struct cgroup;
 
 enum proc_end {
 	PROC_EXITED,		/* status holds the exit status */
@@ -79,6 +84,7 @@ struct proc {
 	const char *in_buf;		/* with in = PROC_PIPE */
 	size_t in_len;
 	bool same_group;		/* stay in kdelta's process group */
+	const struct cgroup *cgroup;	/* join it first; NULL: kdelta's */
 
 	/* While proc_wait() waits. */
 	int cancel_fd;			/* -1: none; readable: stop the child */

@@ -9,6 +9,8 @@
 #include "kdelta/err.h"
 #include "kdelta/job.h"
 
+struct work_dir;
+
 /*
  * The runner (kdelta run): for each expanded job, each commit and each run,
  * it sets up the file system, starts the monitors, runs the workload in a
@@ -16,8 +18,6 @@
  * marks the run complete (DESIGN.md "The pipeline", "The store").
  */
 
-/* Default of --work-dir: each run works in a new directory below it. */
-#define RUNNER_DEFAULT_WORK_DIR "/tmp/kdelta-work"
 /* Runs per job and commit when neither the job nor --runs says. */
 #define RUNNER_DEFAULT_RUNS 3
 
@@ -27,7 +27,7 @@ struct runner_opts {
 	int runs;			/* > 0: overrides each job's "runs" */
 	unsigned warmup;		/* discarded runs per job and commit */
 	const char *result_root;
-	const char *work_dir;
+	const struct work_dir *work_dir;	/* opened, private (workdir.h) */
 	const char *setup;		/* shell command template, or NULL */
 	int cancel_fd;			/* readable: stop (proc_catch_signals) */
 	FILE *log;			/* progress and notices */

@@ -14,39 +14,15 @@ exec:
 EOF
 args=("$T/job.yaml" --commit k --result-root "$T/r" --work-dir "$T/w")
 
-# gone PID: the process has exited (a zombie counts), within 5 s.
-gone() {
-	local i
-	for i in $(seq 50); do
-		[ -e "/proc/$1" ] || return 0
-		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# wait_for FILE: up to 20 s.
-wait_for() {
-	local i
-	for i in $(seq 200); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	fail "timed out waiting for $1"
-	return 1
-}
-
 "$KDELTA" run "${args[@]}" --runs 2 2>/dev/null || fail "first batch failed"
 c=$(echo "$T"/r/intr/*/*/k)
 
 touch "$T/slow"
 "$KDELTA" run "${args[@]}" --runs 1 2>/dev/null &
 kdelta=$!
-wait_for "$T/pid"
+wait_nonempty "$T/pid" || fail "timed out waiting for $T/pid"
 kill -9 "$kdelta"
 { wait "$kdelta"; } 2>/dev/null	# bash would say "Killed"
-kill -9 "$(cat "$T/pid")" 2>/dev/null	# the orphaned workload
-rm -rf "$T/w"				# and its work directory
 [ -d "$c/2" ] || fail "no run directory 2 for the killed run"
 [ -e "$c/2/complete" ] && fail "the killed run has a completion mark"
 for run in 0 1; do
@@ -66,7 +42,7 @@ for sig in INT TERM; do
 	rm -f "$T/pid"
 	"$KDELTA" run "${args[@]}" --runs 1 2>"$T/stderr" &
 	kdelta=$!
-	wait_for "$T/pid"
+	wait_nonempty "$T/pid" || fail "timed out waiting for $T/pid"
 	pid=$(cat "$T/pid")
 	kill -"$sig" "$kdelta"
 	wait "$kdelta"
@@ -78,5 +54,6 @@ for sig in INT TERM; do
 		"$T/stderr" || fail "SIG$sig message: $(cat "$T/stderr")"
 done
 [ -e "$c/4/complete" ] || [ -e "$c/5/complete" ] && fail "an interrupted run is complete"
-[ -z "$(ls -A "$T/w")" ] || fail "work dir not cleaned: $(ls -A "$T/w")"
+# The work directory keeps only its lock file.
+[ "$(ls -A "$T/w")" = kdelta.lock ] || fail "work dir not cleaned: $(ls -A "$T/w")"
 finish

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fs_setup() and fs_teardown() for real: RAM disks with xfs, ext4 and
- * btrfs, tmpfs, plain directories, and the failures that must leave nothing
- * behind.  Mounting needs root; without it only the checks that come before
- * any mount run.  A file system whose mkfs is missing is skipped with a note.
+ * fs_setup() and fs_teardown() for real, in workspaces of a private work
+ * directory: RAM disks with xfs, ext4 and btrfs, tmpfs, plain directories,
+ * the failures that must leave nothing behind, a teardown that cannot
+ * confirm, and the cleanup after a kdelta killed with its file system
+ * mounted.  Mounting needs root; without it only the checks that come
+ * before any mount run.  A file system whose mkfs is missing is skipped
+ * with a note.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -30,6 +33,7 @@
 #include "kdelta/loop.h"
 #include "kdelta/mount.h"
 #include "kdelta/util.h"
+#include "kdelta/workdir.h"
 
 #define XFS_MAGIC 0x58465342
 #define EXT4_MAGIC 0xEF53
@@ -51,7 +55,25 @@ static struct jnode *make_job(const char *disk, const char *fs,
 	return job;
 }
 
-static char *new_base_dir(void)
+/* A private work directory and a workspace in it: where a run sets up. */
+struct place {
+	struct work_dir wd;
+	struct workspace ws;
+	char *base;		/* the workspace's path */
+};
+
+static void place_open(struct place *pl)
+{
+	char dir[] = "/tmp/kdelta-test-disk.XXXXXX";
+	struct kd_err err;
+
+	if (!mkdtemp(dir) || work_dir_open(&pl->wd, dir, &err) < 0 ||
+	    workspace_create(&pl->wd, &pl->ws, NULL, &err) < 0)
+		xdie("%s: %s", dir, err.msg);
+	pl->base = xstrdup(pl->ws.path);
+}
+
+static char *new_dir(void)
 {
 	char *dir = xstrdup("/tmp/kdelta-test-disk.XXXXXX");
 
@@ -97,14 +119,25 @@ static bool dir_is_empty(const char *path)
 	return entries == 0;
 }
 
-/* Nothing of ours mounted, attached, or left in base; then removes base. */
-static void check_nothing_left(char *base)
+/* Nothing of ours mounted or attached, the workspace removed. */
+static void place_close(struct place *pl)
 {
-	CHECK(!file_mentions("/proc/self/mountinfo", base));
-	CHECK(!some_loop_device_mentions(base));
-	CHECK(dir_is_empty(base));
-	rmdir(base);
-	free(base);
+	char *lock = xasprintf("%s/kdelta.lock", pl->wd.path);
+	struct kd_err err;
+
+	CHECK(!file_mentions("/proc/self/mountinfo", pl->wd.path));
+	CHECK(!some_loop_device_mentions(pl->wd.path));
+	if (pl->ws.fd >= 0) {
+		CHECK(workspace_remove(&pl->ws, &err) == 0);
+		if (pl->ws.fd >= 0)
+			fprintf(stderr, "workspace_remove: %s\n", err.msg);
+	}
+	CHECK(unlink(lock) == 0);
+	CHECK(dir_is_empty(pl->wd.path));
+	rmdir(pl->wd.path);
+	work_dir_close(&pl->wd);
+	free(pl->base);
+	free(lock);
 }
 
 /* "/dev/loop12" becomes "/dev/loopN", for exact comparison. */
@@ -165,20 +198,21 @@ static void expect_setup_error(const char *disk, const char *fs,
 			       const char *options, const char *want)
 {
 	struct jnode *job = make_job(disk, fs, options);
-	char *base = new_base_dir();
-	char *want_full = with_base(want, base);
 	struct fs_mount *m = (struct fs_mount *)&m;
+	struct place pl;
 	struct kd_err err;
-	char *got;
+	char *want_full, *got;
 
-	CHECK(fs_setup(job, base, &m, &err) == -1);
+	place_open(&pl);
+	want_full = with_base(want, pl.base);
+	CHECK(fs_setup(job, &pl.ws, &m, &err) == -1);
 	CHECK(m == NULL);
 	got = without_loop_number(err.msg);
 	CHECK_STR(got, want_full);
 	free(got);
 	free(want_full);
 	jnode_free(job);
-	check_nothing_left(base);
+	place_close(&pl);
 }
 
 static void test_mount_options(void)
@@ -263,7 +297,7 @@ static void test_not_root(void)
 static void test_missing_mkfs(void)
 {
 	char *path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	char *empty = new_base_dir();
+	char *empty = new_dir();
 
 	setenv("PATH", empty, 1);
 	expect_setup_error("1BRD_512M", "btrfs", NULL,
@@ -289,16 +323,19 @@ static void test_block_fs(const char *fs, long magic, const char *options,
 {
 	char *mkfs = xasprintf("mkfs.%s", fs);
 	struct jnode *job = make_job("1BRD_512M", fs, options);
-	char *base = new_base_dir(), *want, *got, *line, *mnt, *work;
+	char *base, *want, *got, *line, *mnt, *work;
 	struct fs_mount *m;
 	struct strbuf mountinfo = STRBUF_INIT;
+	struct place pl;
 	struct kd_err err;
 
+	place_open(&pl);
+	base = pl.base;
 	if (!have_program(mkfs)) {
 		printf("SKIP %s: %s not installed\n", fs, mkfs);
 		goto out;
 	}
-	CHECK(!fs_setup(job, base, &m, &err));
+	CHECK(!fs_setup(job, &pl.ws, &m, &err));
 	if (!m) {
 		fprintf(stderr, "%s: %s\n", fs, err.msg);
 		goto out;
@@ -330,19 +367,20 @@ out:
 	strbuf_release(&mountinfo);
 	jnode_free(job);
 	free(mkfs);
-	check_nothing_left(base);
+	place_close(&pl);
 }
 
 static void test_tmpfs(const char *disk, unsigned long long want_size,
 		       const char *want_description)
 {
 	struct jnode *job = make_job(disk, "tmpfs", "noexec");
-	char *base = new_base_dir();
 	struct fs_mount *m;
 	struct statvfs st;
+	struct place pl;
 	struct kd_err err;
 
-	CHECK(!fs_setup(job, base, &m, &err));
+	place_open(&pl);
+	CHECK(!fs_setup(job, &pl.ws, &m, &err));
 	if (m) {
 		CHECK_STR(fs_describe(m), want_description);
 		CHECK(fs_magic(fs_work_dir(m)) == TMPFS_MAGIC);
@@ -355,18 +393,21 @@ static void test_tmpfs(const char *disk, unsigned long long want_size,
 		CHECK(!fs_teardown(m, &err));
 	}
 	jnode_free(job);
-	check_nothing_left(base);
+	place_close(&pl);
 }
 
 static void test_plain(void)
 {
 	struct jnode *job = make_job(NULL, NULL, NULL);
-	char *base = new_base_dir(), *work = xasprintf("%s/work", base);
-	char *sub = xasprintf("%s/work/sub", base);
+	struct place pl;
 	struct fs_mount *m;
 	struct kd_err err;
+	char *work, *sub;
 
-	CHECK(!fs_setup(job, base, &m, &err));
+	place_open(&pl);
+	work = xasprintf("%s/work", pl.base);
+	sub = xasprintf("%s/work/sub", pl.base);
+	CHECK(!fs_setup(job, &pl.ws, &m, &err));
 	if (m) {
 		CHECK_STR(fs_work_dir(m), work);
 		CHECK(!strncmp(fs_describe(m), "a directory on ", 15));
@@ -380,45 +421,125 @@ static void test_plain(void)
 	free(sub);
 	free(work);
 	jnode_free(job);
-	check_nothing_left(base);
+	place_close(&pl);
+}
+
+static bool wait_child_ok(void)
+{
+	int status;
+
+	return wait(&status) > 0 && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+/* Cleans up the place's work directory as the next kdelta would. */
+static void clean_as_next_kdelta(struct place *pl, const char *want_said)
+{
+	struct strbuf said = STRBUF_INIT;
+	struct kd_err err;
+	char *want = with_base(want_said, pl->base), *got;
+
+	CHECK(work_dir_clean(&pl->wd, &said, &err) == 0);
+	got = without_loop_number(said.buf);
+	CHECK_STR(got, want);
+	free(got);
+	free(want);
+	strbuf_release(&said);
 }
 
 /*
  * A process still in the work directory: teardown says what it could not
- * do at once, and the kernel finishes the job when the process lets go.
+ * do or confirm, and leaves the workspace with its record; once the
+ * process lets go, the next kdelta cleans up what is left.
  */
 static void test_busy_teardown(void)
 {
 	const struct timespec pause = { 0, 50000000L };
 	struct jnode *job = make_job("1BRD_128M", "ext4", NULL);
-	char *base = new_base_dir(), *path, *want;
+	char *path, *want, *said;
 	struct fs_mount *m;
+	struct place pl;
 	struct kd_err err;
 	int fd;
 
-	CHECK(!fs_setup(job, base, &m, &err));
+	place_open(&pl);
+	CHECK(!fs_setup(job, &pl.ws, &m, &err));
 	if (!m)
 		goto out;
 	path = xasprintf("%s/busy", fs_work_dir(m));
 	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
 	CHECK(fd >= 0);
 	CHECK(fs_teardown(m, &err) == -1);
-	want = xasprintf("fs: %s/mnt was still busy after a second; detached it lazily (MNT_DETACH), it goes away when its last user exits; "
-			 "loop: /dev/loopN is still attached to %s/brd/disk.img (still in use?); detach it with 'losetup -d /dev/loopN'; "
-			 "fs: %s/brd was still busy after a second; detached it lazily (MNT_DETACH), it goes away when its last user exits",
-			 base, base, base);
+	want = with_base("fs: BASE/mnt was still busy after a second; detached it lazily (MNT_DETACH), it goes away when its last user exits; "
+			 "loop: /dev/loopN is still attached to BASE/brd/disk.img (still in use?); detach it with 'losetup -d /dev/loopN'",
+			 pl.base);
 	free(path);
 	path = without_loop_number(err.msg);
 	CHECK_STR(path, want);
+	workspace_leave(&pl.ws);
 	close(fd);
 	/* The autoclear flag detaches the loop device once the fs is gone. */
-	for (int i = 0; i < 100 && some_loop_device_mentions(base); i++)
+	for (int i = 0; i < 100 && some_loop_device_mentions(pl.base); i++)
 		nanosleep(&pause, NULL);
+	said = xasprintf("cleaned up what kdelta (pid %ld) left: BASE, unmounted 1 file system, removed it\n",
+			 (long)getpid());
+	/* Not while this process holds it; it is its own anyway. */
+	clean_as_next_kdelta(&pl, "");
+	CHECK(path_exists(pl.base));
+	/* As another process: the one that made it is "gone". */
+	if (fork() == 0) {
+		int before = check_failures;
+
+		clean_as_next_kdelta(&pl, said);
+		_exit(check_failures > before ? 1 : 0);
+	}
+	CHECK(wait_child_ok());
+	free(said);
 	free(want);
 	free(path);
 out:
 	jnode_free(job);
-	check_nothing_left(base);
+	place_close(&pl);
+}
+
+/*
+ * kdelta killed with its RAM disk mounted (here: a child that sets up and
+ * exits): the next one recognises its mounts by ID and its loop device by
+ * the backing file's inode, kills what runs in its cgroup, unmounts,
+ * detaches and removes the workspace; nothing is left.
+ */
+static void test_recover(void)
+{
+	struct jnode *job = make_job("1BRD_128M", "ext4", NULL);
+	struct strbuf said = STRBUF_INIT;
+	struct place pl;
+	struct kd_err err;
+
+	place_open(&pl);
+	if (fork() == 0) {
+		struct workspace ws;
+		struct fs_mount *m;
+
+		if (workspace_create(&pl.wd, &ws, NULL, &err) < 0 ||
+		    fs_setup(job, &ws, &m, &err) < 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			_exit(1);
+		}
+		_exit(0);	/* as if killed: nothing undone */
+	}
+	CHECK(wait_child_ok());
+	CHECK(file_mentions("/proc/self/mountinfo", pl.wd.path));
+	CHECK(some_loop_device_mentions(pl.wd.path));
+	/* This process's own workspace stays; the child's goes. */
+	CHECK(work_dir_clean(&pl.wd, &said, &err) == 0);
+	CHECK(!strncmp(said.buf, "cleaned up what kdelta (pid ", 28));
+	CHECK(strstr(said.buf, ") left: ") && strstr(said.buf, "/kdelta-run."));
+	CHECK(strstr(said.buf, ", unmounted 2 file systems, removed it\n") &&
+	      !strchr(said.buf, '\n')[1]);
+	CHECK(path_exists(pl.base));
+	strbuf_release(&said);
+	jnode_free(job);
+	place_close(&pl);
 }
 
 /* The mountinfo line of mount point dir (its first field), or NULL. */
@@ -450,29 +571,36 @@ static void test_private_mounts(void)
 
 	if (pid == 0) {
 		struct jnode *job = make_job("1BRD_16M", "tmpfs", NULL);
-		char *base = new_base_dir(), *mnt = xasprintf("%s/mnt", base);
-		char *base_line, *mnt_line = NULL;
+		char *base_line, *mnt_line = NULL, *mnt;
 		struct fs_mount *m = NULL;
+		struct place pl;
 		struct kd_err err;
 
 		CHECK(!unshare(CLONE_NEWNS));
 		CHECK(!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-		CHECK(!mount(base, base, NULL, MS_BIND, NULL));
-		CHECK(!mount(NULL, base, NULL, MS_SHARED, NULL));
-		base_line = mountinfo_line(base);
+		place_open(&pl);
+		mnt = xasprintf("%s/mnt", pl.base);
+		CHECK(!mount(pl.base, pl.base, NULL, MS_BIND, NULL));
+		CHECK(!mount(NULL, pl.base, NULL, MS_SHARED, NULL));
+		base_line = mountinfo_line(pl.base);
 		CHECK(base_line && strstr(base_line, " shared:"));
-		CHECK(!fs_setup(job, base, &m, &err));
+		/* The bind mount is another directory: open it again. */
+		close(pl.ws.fd);
+		pl.ws.fd = open(pl.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		CHECK(!fs_setup(job, &pl.ws, &m, &err));
 		if (m) {
 			mnt_line = mountinfo_line(mnt);
 			CHECK(mnt_line && !strstr(mnt_line, " shared:"));
 			CHECK(!fs_teardown(m, &err));
 		}
-		CHECK(!umount(base));
+		close(pl.ws.fd);
+		CHECK(!umount(pl.base));
+		pl.ws.fd = open(pl.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		free(base_line);
 		free(mnt_line);
 		free(mnt);
 		jnode_free(job);
-		check_nothing_left(base);
+		place_close(&pl);
 		_exit(check_failures ? 1 : 0);
 	}
 	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
@@ -490,20 +618,27 @@ static char *make_file(const char *dir, const char *name)
 	return path;
 }
 
-/* The check before mkfs: a device backed by another file is refused. */
+/* The check before mkfs: a device bound to another file is refused. */
 static void test_loop_verify(void)
 {
-	struct loop_dev dev = LOOP_DEV_INIT;
-	char *base = new_base_dir();
+	struct loop_dev dev = LOOP_DEV_INIT, other;
+	char *base = new_dir();
 	char *a = make_file(base, "a.img"), *b = make_file(base, "b.img");
-	char *want = xasprintf("loop: /dev/loopN is backed by '%s', not by kdelta's %s; leaving it alone",
-			       a, b);
+	char *want = xasprintf("loop: /dev/loopN is not backed by kdelta's %s; leaving it alone",
+			       b);
+	int fd = open(a, O_RDWR | O_CLOEXEC);
+	struct stat st;
 	struct kd_err err;
 	char *got;
 
-	CHECK(!loop_attach(&dev, a, &err));
-	CHECK(!loop_verify(&dev, a, &err));
-	CHECK(loop_verify(&dev, b, &err) == -1);
+	CHECK(fd >= 0 && !loop_attach(&dev, fd, a, &err));
+	close(fd);
+	CHECK(!loop_verify(&dev, &err));
+	CHECK(!stat(b, &st));
+	other = dev;
+	other.backing_file = b;
+	other.backing_ino = st.st_ino;
+	CHECK(loop_verify(&other, &err) == -1);
 	got = without_loop_number(err.msg);
 	CHECK_STR(got, want);
 	CHECK(!loop_detach(&dev, &err));
@@ -516,7 +651,9 @@ static void test_loop_verify(void)
 	free(want);
 	free(a);
 	free(b);
-	check_nothing_left(base);
+	CHECK(dir_is_empty(base));
+	rmdir(base);
+	free(base);
 }
 
 int main(void)
@@ -548,8 +685,9 @@ int main(void)
 				   "fs: mkfs.xfs -f -q /dev/loopN failed (exit status 1): Filesystem must be larger than 300MB.");
 	if (have_program("mkfs.ext4")) {
 		expect_setup_error("1BRD_64M", "ext4", "nosuchoption",
-				   "fs: mounting ext4 (/dev/loopN) on BASE/mnt with options 'nosuchoption' failed: Invalid argument (dmesg says which option)");
+				   "fs: mounting ext4 (/dev/loopN): option 'nosuchoption': ext4: Unknown parameter 'nosuchoption'");
 		test_busy_teardown();
+		test_recover();
 	}
 	return check_done();
 }
