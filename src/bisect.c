@@ -166,7 +166,6 @@ struct bisect {
 	char *good, *bad;	/* full hashes */
 	char *last_good;	/* the last commit found good */
 	char *host;
-	const char *prefix;	/* of the workload's metrics */
 	char *metric;
 	FILE *run_log;		/* the runner's lines */
 	bool marked;		/* the marker is written: restore on the way out */
@@ -584,58 +583,15 @@ static int run_once(struct bisect *b, const char *hash,
 	return ret;
 }
 
-/* The first "key: value" the workload printed in a run, as a metric. */
-static char *first_result(struct bisect *b, const char *run_dir,
-			  const struct matrix *m)
+/* The job's key result, when the good commit's results have it. */
+static char *key_result(const char *dir, const struct matrix *m)
 {
-	char *path = xasprintf("%s/%s.log", run_dir, b->prefix);
-	struct strbuf text = STRBUF_INIT;
-	char *line, *save = NULL, *metric = NULL;
-	struct kd_err err;
+	char *metric = store_key_result(dir);
 
-	if (read_file(path, &text, &err) == 0)
-		for (line = strtok_r(text.buf, "\n", &save); line && !metric;
-		     line = strtok_r(NULL, "\n", &save)) {
-			char *colon = strchr(line, ':');
-			char *name;
-
-			if (!colon)
-				continue;
-			*colon = '\0';
-			while (*line == ' ' || *line == '\t')
-				line++;
-			name = xasprintf("%s.%s", b->prefix, line);
-			if (matrix_row(m, name) >= 0)
-				metric = name;
-			else
-				free(name);
-		}
-	strbuf_release(&text);
-	free(path);
-	return metric;
-}
-
-/* The job's key result: the first result its first good run printed. */
-static char *key_result(struct bisect *b, const char *dir,
-			const struct matrix *m)
-{
-	unsigned *runs = NULL;
-	size_t n = 0;
-	char *metric = NULL;
-	struct kd_err err;
-
-	if (store_list_runs(dir, &runs, &n, &err) < 0)
-		return NULL;
-	for (size_t i = 0; i < n && !metric; i++) {
-		char *run_dir = xasprintf("%s/%u", dir, runs[i]);
-		char *status = store_run_status(run_dir);
-
-		if (status && !strcmp(status, "ok"))
-			metric = first_result(b, run_dir, m);
-		free(status);
-		free(run_dir);
+	if (metric && matrix_row(m, metric) < 0) {
+		free(metric);
+		metric = NULL;
 	}
-	free(runs);
 	return metric;
 }
 
@@ -680,7 +636,7 @@ static int choose_metric(struct bisect *b, struct kd_err *err)
 			       near ? near : "", near ? "'?" : "");
 	} else if (b->o->metric) {
 		b->metric = xstrdup(b->o->metric);
-	} else if (!(b->metric = key_result(b, dir, &m))) {
+	} else if (!(b->metric = key_result(dir, &m))) {
 		ret = kd_error(err, "the job's workload printed no result in %s; name the metric to bisect with --metric",
 			       dir);
 	}
@@ -1211,7 +1167,7 @@ static int open_run_log(struct bisect *b, struct kd_err *err)
 	return b->run_log ? 0 : -1;
 }
 
-/* What the runner needs to find a commit's runs: host and metric prefix. */
+/* What the runner needs to find a commit's runs: the host. */
 static int prepare_store(struct bisect *b, struct kd_err *err)
 {
 	const struct workload *wl = workload_find(job_workload(b->o->job));
@@ -1224,8 +1180,6 @@ static int prepare_store(struct bisect *b, struct kd_err *err)
 		return -1;
 	b->host = xstrdup(m.hostname);
 	machine_release(&m);
-	b->prefix = workload_prefix(wl, jnode_get(b->o->job->root,
-						  wl->section.name));
 	return open_run_log(b, err);
 }
 

@@ -255,18 +255,27 @@ static void print_not_reproducible(const struct bisect_opts *o,
 	strbuf_release(&table);
 }
 
-/* The robot's mail about base against the first bad commit. */
+/*
+ * The robot's mail about base against the first bad commit.  To reproduce
+ * it, kdelta run's --setup does what bisect did before each run: check the
+ * commit out and build it.
+ */
 static int write_report(const struct bisect_args *a, struct bisect_result *r,
 			struct kd_err *err)
 {
 	static const char *const labels[] = { "bisect-good", "bisect-bad" };
 	const struct comparison *cmps[] = { &r->cmp };
+	struct strbuf setup = STRBUF_INIT, mail = STRBUF_INIT;
 	struct report_options ro = {
 		.compare = &r->opt, .sample_labels = labels,
 		.job_file = a->o.job->source, .always = true,
 	};
-	struct strbuf mail = STRBUF_INIT;
 	int ret;
+
+	strbuf_addstr(&setup, "cd ");
+	shell_quote(&setup, a->o.repo);
+	strbuf_addf(&setup, " && git checkout -q {commit} && %s", a->o.build);
+	ro.setup = setup.buf;
 
 	bisect_keep_result(&r->cmp, r->metric);
 	ret = report_write(&ro, cmps, 1, &mail, err);
@@ -276,6 +285,7 @@ static int write_report(const struct bisect_args *a, struct bisect_result *r,
 	else if (ret >= 0)
 		ret = write_file_atomic(a->report, mail.buf, mail.len, err);
 	strbuf_release(&mail);
+	strbuf_release(&setup);
 	return ret < 0 ? -1 : 0;
 }
 

@@ -713,28 +713,16 @@ static int extract_raw(const char *run_dir, const struct monitor *m,
 static void extract_log_text(const char *prefix, const char *text,
 			     json_t *stats)
 {
-	const char *line = text;
-
-	while (*line) {
+	for (const char *line = text; *line;) {
 		const char *eol = strchrnul(line, '\n');
-		const char *colon = memchr(line, ':', (size_t)(eol - line));
+		char *key, *metric;
+		double v;
 
-		if (colon && colon > line && colon[1] == ' ' &&
-		    !memchr(line, ' ', (size_t)(colon - line))) {
-			char *value = xstrndup(colon + 2, (size_t)(eol - colon - 2));
-			char *end;
-			double v = strtod(value, &end);
-
-			while (*end == ' ' || *end == '\t' || *end == '\r')
-				end++;
-			if (end != value && !*end) {
-				char *metric = xasprintf("%s.%.*s", prefix,
-							 (int)(colon - line), line);
-
-				metric_set(stats, metric, v);
-				free(metric);
-			}
-			free(value);
+		if (store_result_line(line, (size_t)(eol - line), &key, &v)) {
+			metric = xasprintf("%s.%s", prefix, key);
+			metric_set(stats, metric, v);
+			free(metric);
+			free(key);
 		}
 		line = *eol ? eol + 1 : eol;
 	}

@@ -32,26 +32,42 @@ static double change_size(const struct metric_cell *cell)
 	return cell->change_infinite ? INFINITY : fabs(cell->change);
 }
 
+/*
+ * The largest significant change in cmps[i] of a workload result; of its
+ * key result only, when only_key.  Keeps *out when it is larger.
+ */
+static bool find_in_group(const struct comparison *cmp, const char *key,
+			  bool only_key, bool found,
+			  struct report_finding *out)
+{
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct metric_row *row = &cmp->rows[r];
+
+		if (!row->key || (only_key && (!key || strcmp(row->name, key))))
+			continue;
+		for (size_t v = 1; v < cmp->nvariants; v++) {
+			const struct metric_cell *c = &row->cells[v];
+
+			if (c->verdict != VERDICT_CHANGED ||
+			    (found && change_size(c) <=
+				      change_size(&out->row->cells[out->variant])))
+				continue;
+			*out = (struct report_finding){ cmp, row, v };
+			found = true;
+		}
+	}
+	return found;
+}
+
 bool report_find(const struct comparison *const *cmps, size_t n,
-		 struct report_finding *out)
+		 const char *const *key_results, struct report_finding *out)
 {
 	bool found = false;
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t r = 0; r < cmps[i]->nrows; r++) {
-			const struct metric_row *row = &cmps[i]->rows[r];
-
-			for (size_t v = 1; row->key && v < cmps[i]->nvariants; v++) {
-				const struct metric_cell *c = &row->cells[v];
-
-				if (c->verdict != VERDICT_CHANGED ||
-				    (found && change_size(c) <=
-					      change_size(&out->row->cells[out->variant])))
-					continue;
-				*out = (struct report_finding){ cmps[i], row, v };
-				found = true;
-			}
-		}
+	for (size_t i = 0; key_results && i < n; i++)
+		found = find_in_group(cmps[i], key_results[i], true, found, out);
+	for (size_t i = 0; !found && i < n; i++)
+		found = find_in_group(cmps[i], NULL, false, found, out);
 	return found;
 }
 
@@ -101,13 +117,10 @@ static bool has_key_change(const struct comparison *cmp)
 
 /* ---- the job of a variant's runs ---------------------------------- */
 
-/* The job.yaml of the first run below a variant's path, or NULL. */
-static char *variant_job_path(const struct variant *var)
+/* The commit directory of a variant: its path, or the matrix file's. */
+static char *variant_dir(const struct variant *var)
 {
-	struct kd_err err;
-	char *dir = xstrdup(var->path), *path = NULL;
-	unsigned *runs = NULL;
-	size_t n = 0;
+	char *dir = xstrdup(var->path);
 
 	if (!is_directory(dir)) {
 		char *slash = strrchr(dir, '/');
@@ -115,6 +128,17 @@ static char *variant_job_path(const struct variant *var)
 		if (slash)
 			*slash = '\0';
 	}
+	return dir;
+}
+
+/* The job.yaml of the first run below a variant's path, or NULL. */
+static char *variant_job_path(const struct variant *var)
+{
+	struct kd_err err;
+	char *dir = variant_dir(var), *path = NULL;
+	unsigned *runs = NULL;
+	size_t n = 0;
+
 	if (store_list_runs(dir, &runs, &n, &err) == 0)
 		for (size_t i = 0; i < n && !path; i++) {
 			path = xasprintf("%s/%u/%s", dir, runs[i], STORE_JOB_FILE);
@@ -128,11 +152,69 @@ static char *variant_job_path(const struct variant *var)
 	return path;
 }
 
+/* A group's key result: its base's, else its first variant's that has one. */
+static char *group_key_result(const struct comparison *cmp)
+{
+	char *key = NULL;
+
+	for (size_t v = 0; v < cmp->nvariants && !key; v++) {
+		char *dir = variant_dir(&cmp->variants[v]);
+
+		key = store_key_result(dir);
+		free(dir);
+	}
+	return key;
+}
+
+/* A run's record loaded as a job, or -1 (not kdelta's: lkp-tests'). */
+static int record_load(const char *text, size_t len, const char *path,
+		       struct job_set *set)
+{
+	struct kd_err err;
+
+	if (job_load_string(text, len, path, job_schema_default(), set,
+			    &err) < 0)
+		return -1;
+	if (set->n == 1)
+		return 0;
+	job_set_release(set);
+	return -1;
+}
+
+/* The --setup a record says its run had (kdelta.setup), or NULL. */
+static char *record_setup(const struct jnode *root)
+{
+	const char *setup = jnode_str(jnode_get(root, "kdelta"), "setup");
+
+	return setup && *setup ? xstrdup(setup) : NULL;
+}
+
+/* The --setup a variant's first run recorded, or NULL. */
+static char *variant_setup(const struct variant *var)
+{
+	char *record = variant_job_path(var), *setup = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct job_set set = { 0 };
+
+	if (record && read_file(record, &sb, NULL) == 0 &&
+	    record_load(sb.buf, sb.len, record, &set) == 0) {
+		setup = record_setup(set.jobs[0].root);
+		job_set_release(&set);
+	}
+	strbuf_release(&sb);
+	free(record);
+	return setup;
+}
+
 /* What a section needs of its job: the text to attach and the machine. */
 struct section_job {
 	char *filename;		/* of the attachment */
 	struct strbuf text;	/* empty: no job file found */
 	char *machine;		/* "2 threads <model> with 24G memory", or NULL */
+	char *setup;		/* the --setup its runs had, or NULL */
+	char *base_setup;	/* the base's, when it differs; or NULL */
+	bool base_setup_differs;
+	bool axis_listed;	/* the --axis values are a list in text */
 };
 
 static void describe_machine(const struct jnode *m, struct section_job *job)
@@ -161,50 +243,116 @@ static bool is_recorded_key(const char *key)
 }
 
 /*
+ * The value of an --axis key in a job: a top-level parameter, or one in a
+ * section ("prefill"), or "<section>.<key>" when the name alone is not
+ * unique (as resultdb names them).
+ */
+static struct jnode **axis_slot(struct jnode *root, const char *axis)
+{
+	const char *dot = strchr(axis, '.');
+	struct jnode **slot = NULL;
+
+	for (size_t i = 0; i < root->n; i++) {
+		struct jnode *value = root->values[i];
+
+		if (!dot && !strcmp(root->keys[i], axis) &&
+		    value->kind == JNODE_SCALAR)
+			return &root->values[i];
+		if (value->kind != JNODE_MAP ||
+		    (dot && strncmp(root->keys[i], axis, (size_t)(dot - axis))))
+			continue;
+		for (size_t j = 0; j < value->n; j++)
+			if (!strcmp(value->keys[j], dot ? dot + 1 : axis) &&
+			    value->values[j]->kind == JNODE_SCALAR)
+				slot = &value->values[j];
+	}
+	return slot;
+}
+
+/*
+ * For an --axis mail, the job runs every value compared: the axis key
+ * becomes the list of the variants' values.
+ */
+static bool list_axis_values(struct jnode *root, const struct comparison *cmp)
+{
+	struct jnode **slot = cmp->axis ? axis_slot(root, cmp->axis) : NULL;
+	struct jnode *list;
+
+	if (!slot)
+		return false;
+	list = xcalloc(1, sizeof(*list));	/* jnode_free() frees it */
+	list->kind = JNODE_LIST;
+	list->values = xcalloc(cmp->nvariants, sizeof(*list->values));
+	for (list->n = 0; list->n < cmp->nvariants; list->n++)
+		list->values[list->n] =
+			jnode_new_scalar(cmp->variants[list->n].label);
+	jnode_free(*slot);
+	*slot = list;
+	return true;
+}
+
+/*
  * The job as it ran, from a run's job.yaml: kdelta's own is emitted again
- * without the runner's record; any other (lkp-tests') is attached as is.
+ * without the runner's record (its --setup goes to the command); any other
+ * (lkp-tests') is attached as is.
  */
 static void job_from_record(const char *text, size_t len, const char *path,
+			    const struct comparison *cmp,
 			    struct section_job *job)
 {
 	struct job_set set = { 0 };
-	struct kd_err err;
+	const struct jnode *root, *machine;
+	struct jnode *clean;
 
-	if (job_load_string(text, len, path, job_schema_default(), &set,
-			    &err) < 0 || set.n != 1) {
+	if (record_load(text, len, path, &set) < 0) {
 		strbuf_add(&job->text, text, len);
-	} else {
-		const struct jnode *root = set.jobs[0].root;
-		const struct jnode *machine = jnode_get(root, "machine");
-		struct jnode *clean = jnode_new_map();
-
-		for (size_t i = 0; i < root->n; i++)
-			if (!is_recorded_key(root->keys[i]))
-				jnode_set(clean, root->keys[i],
-					  jnode_clone(root->values[i]));
-		job_to_yaml(clean, &job->text);
-		jnode_free(clean);
-		if (machine && machine->kind == JNODE_MAP)
-			describe_machine(machine, job);
+		return;
 	}
+	root = set.jobs[0].root;
+	machine = jnode_get(root, "machine");
+	clean = jnode_new_map();
+	for (size_t i = 0; i < root->n; i++)
+		if (!is_recorded_key(root->keys[i]))
+			jnode_set(clean, root->keys[i],
+				  jnode_clone(root->values[i]));
+	job->axis_listed = list_axis_values(clean, cmp);
+	job_to_yaml(clean, &job->text);
+	jnode_free(clean);
+	if (machine && machine->kind == JNODE_MAP)
+		describe_machine(machine, job);
+	job->setup = record_setup(root);
 	job_set_release(&set);
 }
 
-static int section_job_load(const struct report_options *opt,
-			    const struct variant *var, struct section_job *job,
-			    struct kd_err *err)
+static bool same_text(const char *a, const char *b)
 {
-	char *record = variant_job_path(var);
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int section_job_load(const struct report_options *opt,
+			    const struct comparison *cmp, size_t v,
+			    struct section_job *job, struct kd_err *err)
+{
+	char *record = variant_job_path(&cmp->variants[v]);
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
 	if (record && read_file(record, &sb, err) == 0)
-		job_from_record(sb.buf, sb.len, record, job);
+		job_from_record(sb.buf, sb.len, record, cmp, job);
 	else if (record)
 		ret = -1;
 	if (!ret && opt->job_file) {
 		strbuf_reset(&job->text);
+		job->axis_listed = false;
 		ret = read_file(opt->job_file, &job->text, err);
+	}
+	if (opt->setup) {
+		free(job->setup);
+		job->setup = xstrdup(opt->setup);
+	} else if (v) {
+		job->base_setup = variant_setup(&cmp->variants[0]);
+		job->base_setup_differs = !same_text(job->setup,
+						     job->base_setup);
 	}
 	strbuf_release(&sb);
 	free(record);
@@ -216,6 +364,8 @@ static void section_job_release(struct section_job *job)
 	free(job->filename);
 	strbuf_release(&job->text);
 	free(job->machine);
+	free(job->setup);
+	free(job->base_setup);
 }
 
 /* ---- the body ------------------------------------------------------ */
@@ -224,6 +374,7 @@ struct report {
 	const struct report_options *opt;
 	const struct comparison *const *cmps;
 	size_t n;
+	char **key_results;		/* one per cmps[i], or NULL */
 	struct report_finding finding;
 	bool changed;			/* finding is set */
 	const struct comparison **sections;	/* the groups shown */
@@ -242,16 +393,31 @@ static size_t headline_variant(const struct report *rep)
 			    : headline_cmp(rep)->nvariants - 1;
 }
 
+/* "<axis>=<value>" for --axis, else the commit's label, short if a hash. */
+static void add_what_changed(struct strbuf *out, const struct comparison *cmp,
+			     size_t v)
+{
+	char *label = cmp->axis ? xstrdup(cmp->variants[v].label)
+				: short_commit(cmp->variants[v].label);
+
+	if (cmp->axis) {
+		add_printable(out, cmp->axis);
+		strbuf_addch(out, '=');
+	}
+	add_printable(out, label);
+	free(label);
+}
+
 static void add_subject(const struct report *rep, struct strbuf *out)
 {
 	const struct comparison *cmp = headline_cmp(rep);
 	const char *prefix = rep->opt->subject_prefix ?
 		rep->opt->subject_prefix : "[kdelta]";
-	char *commit = short_commit(cmp->variants[headline_variant(rep)].label);
 
 	if (*prefix)
 		strbuf_addf(out, "%s ", prefix);
-	strbuf_addf(out, "%s: ", commit);
+	add_what_changed(out, cmp, headline_variant(rep));
+	strbuf_addstr(out, ": ");
 	if (rep->changed) {
 		const struct metric_cell *cell =
 			&rep->finding.row->cells[rep->finding.variant];
@@ -263,7 +429,6 @@ static void add_subject(const struct report *rep, struct strbuf *out)
 		strbuf_addf(out, "%s: no significant change",
 			    cmp->testcase ? cmp->testcase : cmp->name);
 	}
-	free(commit);
 }
 
 /*
@@ -295,9 +460,22 @@ static void add_commit_line(struct strbuf *out, const struct variant *var)
 	strbuf_addch(out, '\n');
 }
 
+/* "prefill: write (compared with fallocate)" */
+static void add_axis_line(struct strbuf *out, const struct comparison *cmp,
+			  size_t v)
+{
+	add_printable(out, cmp->axis);
+	strbuf_addstr(out, ": ");
+	add_printable(out, cmp->variants[v].label);
+	strbuf_addstr(out, " (compared with ");
+	add_printable(out, cmp->variants[0].label);
+	strbuf_addstr(out, ")\n");
+}
+
 static void add_finding(const struct report *rep, struct strbuf *out)
 {
 	const struct comparison *cmp = headline_cmp(rep);
+	size_t v = headline_variant(rep);
 
 	if (rep->changed) {
 		const struct metric_cell *cell =
@@ -305,13 +483,22 @@ static void add_finding(const struct report *rep, struct strbuf *out)
 
 		strbuf_addstr(out, "FYI, we noticed a ");
 		report_add_change(out, cell);
-		strbuf_addf(out, " %s of %s due to commit:\n\n",
+		strbuf_addf(out, " %s of %s due to ",
 			    change_kind(rep->finding.row, cell),
 			    rep->finding.row->name);
 	} else {
-		strbuf_addstr(out, "FYI, we noticed no significant change of the workload results\nwith commit:\n\n");
+		strbuf_addstr(out, "FYI, we noticed no significant change of the workload results\n");
+		strbuf_addstr(out, cmp->axis ? "when " : "with ");
 	}
-	add_commit_line(out, &cmp->variants[headline_variant(rep)]);
+	if (cmp->axis) {
+		strbuf_addstr(out, "changing ");
+		add_printable(out, cmp->axis);
+		strbuf_addstr(out, ":\n\n");
+		add_axis_line(out, cmp, v);
+	} else {
+		strbuf_addstr(out, "commit:\n\n");
+		add_commit_line(out, &cmp->variants[v]);
+	}
 	strbuf_addch(out, '\n');
 }
 
@@ -378,19 +565,36 @@ static void add_test_description(const struct report *rep,
 			add_param(out, &cmp->params[i]);
 }
 
-/* The other groups that changed, one line each with their largest change. */
+/* The key result of a group, or NULL. */
+static const char *key_result_of(const struct report *rep,
+				 const struct comparison *cmp)
+{
+	for (size_t i = 0; rep->key_results && i < rep->n; i++)
+		if (rep->cmps[i] == cmp)
+			return rep->key_results[i];
+	return NULL;
+}
+
+/* The other groups that changed, one line each with their headline. */
 static void add_other_findings(const struct report *rep, struct strbuf *out)
 {
+	const struct comparison *headline = headline_cmp(rep);
 	bool any = false;
 
 	for (size_t i = 0; i < rep->nsections; i++) {
 		const struct comparison *cmp = rep->sections[i];
+		const char *key = key_result_of(rep, cmp);
 		struct report_finding f;
 
-		if (cmp == headline_cmp(rep) || !report_find(&cmp, 1, &f))
+		if (cmp == headline || !report_find(&cmp, 1, &key, &f))
 			continue;
-		if (!any)
+		if (!any && headline->axis) {
+			strbuf_addstr(out, "\nIn addition to that, changing ");
+			add_printable(out, headline->axis);
+			strbuf_addstr(out, " also has significant impact on the\nfollowing tests:\n\n");
+		} else if (!any) {
 			strbuf_addstr(out, "\nIn addition to that, the commit also has significant impact on the\nfollowing tests:\n\n");
+		}
 		any = true;
 		strbuf_addch(out, '\t');
 		add_printable(out, cmp->name);
@@ -402,8 +606,13 @@ static void add_other_findings(const struct report *rep, struct strbuf *out)
 	}
 }
 
-/* A word of a command to copy into a shell: quoted unless plain. */
-static void add_shell_word(struct strbuf *out, const char *word)
+/*
+ * A word of a command to copy into a shell: quoted unless plain.  Control
+ * characters become blanks, but a newline stays when keep_newlines (a
+ * script given to --setup): inside quotes, it is the script's own.
+ */
+static void add_shell_word(struct strbuf *out, const char *word,
+			   bool keep_newlines)
 {
 	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		"abcdefghijklmnopqrstuvwxyz0123456789._+=,@%/:-";
@@ -414,10 +623,14 @@ static void add_shell_word(struct strbuf *out, const char *word)
 	}
 	strbuf_addch(out, '\'');
 	for (; *word; word++) {
-		if (*word == '\'')
+		unsigned char c = *word;
+
+		if (c == '\'')
 			strbuf_addstr(out, "'\\''");
+		else if (c == '\n' && keep_newlines)
+			strbuf_addch(out, '\n');
 		else
-			strbuf_addch(out, (unsigned char)*word < 0x20 ? ' ' : *word);
+			strbuf_addch(out, c < 0x20 || c == 0x7f ? ' ' : c);
 	}
 	strbuf_addch(out, '\'');
 }
@@ -434,7 +647,7 @@ static void add_labels(struct strbuf *out, const struct comparison *cmp,
 					: short_commit(cmp->variants[v].label);
 
 		strbuf_addstr(out, v ? sep : "");
-		add_shell_word(out, label);
+		add_shell_word(out, label, false);
 		free(label);
 	}
 }
@@ -466,9 +679,26 @@ static size_t shell_word_length(const char *s)
 }
 
 /*
- * A command line, indented by a tab, continued with a backslash where a
- * word would pass column 80.
+ * The length of the text at s that stays on one line: a shell word, or an
+ * option ("--setup") with its value.
  */
+static size_t shell_unit_length(const char *s)
+{
+	size_t word = shell_word_length(s), gap;
+
+	if (strncmp(s, "--", 2) || !s[word])
+		return word;
+	gap = strspn(s + word, " ");
+	if (!s[word + gap] || s[word + gap] == '-')
+		return word;
+	return word + gap + shell_word_length(s + word + gap);
+}
+
+/*
+ * A command line, indented by a tab, continued with a backslash where a
+ * word (or an option with its value) would pass column 80.
+ */
+
 static void add_command(struct strbuf *out, const char *cmd)
 {
 	size_t col = 8;
@@ -476,7 +706,7 @@ static void add_command(struct strbuf *out, const char *cmd)
 
 	strbuf_addch(out, '\t');
 	while (*p) {
-		size_t word = shell_word_length(p);
+		size_t word = shell_unit_length(p);
 
 		if (p != cmd && col + 1 + word > 78) {
 			strbuf_addstr(out, " \\\n\t    ");
@@ -493,6 +723,47 @@ static void add_command(struct strbuf *out, const char *cmd)
 	strbuf_addch(out, '\n');
 }
 
+/* " --setup CMD" */
+static void add_setup_option(struct strbuf *cmd, const char *setup)
+{
+	if (!setup)
+		return;
+	strbuf_addstr(cmd, " --setup ");
+	add_shell_word(cmd, setup, true);
+}
+
+/* The command that runs a section's job again, with the comments it needs. */
+static void add_run_command(struct strbuf *out, const struct comparison *cmp,
+			    const struct section_job *job)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addf(out, "\t# %s is attached to this mail\n", job->filename);
+	if (cmp->axis && !job->axis_listed) {
+		strbuf_addf(out, "\t# set %s to each of: ", cmp->axis);
+		add_labels(out, cmp, ", ");
+		strbuf_addch(out, '\n');
+	}
+	if (job->base_setup_differs) {
+		strbuf_addstr(out, "\t# the base's runs had ");
+		if (job->base_setup) {
+			strbuf_addstr(out, "--setup ");
+			add_shell_word(out, job->base_setup, false);
+		} else {
+			strbuf_addstr(out, "no --setup");
+		}
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(&cmd, "kdelta run %s", job->filename);
+	if (!cmp->axis) {
+		strbuf_addstr(&cmd, " --commits ");
+		add_labels(&cmd, cmp, ",");
+	}
+	add_setup_option(&cmd, job->setup);
+	add_command(out, cmd.buf);
+	strbuf_release(&cmd);
+}
+
 static void add_reproduce(const struct report *rep, struct strbuf *out)
 {
 	const struct comparison *cmp = headline_cmp(rep);
@@ -500,29 +771,12 @@ static void add_reproduce(const struct report *rep, struct strbuf *out)
 
 	strbuf_addstr(out, "\nTo reproduce:\n\n");
 	for (size_t i = 0; i < rep->nsections; i++) {
-		const struct section_job *job = &rep->jobs[i];
-
-		strbuf_reset(&cmd);
-		if (!job->text.len) {
+		if (rep->jobs[i].text.len)
+			add_run_command(out, rep->sections[i], &rep->jobs[i]);
+		else
 			strbuf_addf(out, "\t# no job file was found for %s\n",
 				    rep->sections[i]->name);
-			continue;
-		}
-		strbuf_addf(out, "\t# %s is attached to this mail\n",
-			    job->filename);
-		if (cmp->axis) {
-			strbuf_addf(out, "\t# set %s to each of: ", cmp->axis);
-			add_labels(out, cmp, ", ");
-			strbuf_addch(out, '\n');
-			strbuf_addf(&cmd, "kdelta run %s", job->filename);
-		} else {
-			strbuf_addf(&cmd, "kdelta run %s --commits ",
-				    job->filename);
-			add_labels(&cmd, cmp, ",");
-		}
-		add_command(out, cmd.buf);
 	}
-	strbuf_reset(&cmd);
 	strbuf_addstr(&cmd, "kdelta compare");
 	add_compare_options(&cmd, rep->opt->compare);
 	if (cmp->axis)
@@ -638,8 +892,7 @@ static int report_prepare(struct report *rep, struct kd_err *err)
 
 		strbuf_init(&rep->jobs[i].text);
 		rep->jobs[i].filename = attachment_name(cmp, rep->nsections, i);
-		if (section_job_load(rep->opt, &cmp->variants[v],
-				     &rep->jobs[i], err) < 0)
+		if (section_job_load(rep->opt, cmp, v, &rep->jobs[i], err) < 0)
 			return -1;
 	}
 	return 0;
@@ -647,6 +900,9 @@ static int report_prepare(struct report *rep, struct kd_err *err)
 
 static void report_release(struct report *rep)
 {
+	for (size_t i = 0; rep->key_results && i < rep->n; i++)
+		free(rep->key_results[i]);
+	free(rep->key_results);
 	for (size_t i = 0; i < rep->nsections; i++)
 		section_job_release(&rep->jobs[i]);
 	free(rep->jobs);
@@ -707,9 +963,16 @@ int report_write(const struct report_options *opt,
 	char host[256] = "localhost";
 	int ret;
 
-	rep.changed = report_find(cmps, n, &rep.finding);
-	if (!n || (!rep.changed && !opt->always))
+	rep.key_results = xcalloc(n ? n : 1, sizeof(*rep.key_results));
+	for (size_t i = 0; i < n; i++)
+		rep.key_results[i] = group_key_result(cmps[i]);
+	rep.changed = report_find(cmps, n,
+				  (const char *const *)rep.key_results,
+				  &rep.finding);
+	if (!n || (!rep.changed && !opt->always)) {
+		report_release(&rep);
 		return 1;
+	}
 	if (gethostname(host, sizeof(host) - 1) < 0 || !*host)
 		strcpy(host, "localhost");
 	host[sizeof(host) - 1] = '\0';

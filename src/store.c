@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "kdelta/metric-rules.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
 
@@ -256,4 +257,108 @@ out:
 	json_decref(sources);
 	json_decref(matrix);
 	return ret;
+}
+
+bool store_result_line(const char *line, size_t len, char **key,
+		       double *value)
+{
+	const char *colon = memchr(line, ':', len);
+	char *text, *end;
+	bool ok;
+
+	if (!colon || colon == line || (size_t)(colon - line) + 1 >= len ||
+	    colon[1] != ' ' || memchr(line, ' ', (size_t)(colon - line)))
+		return false;
+	text = xstrndup(colon + 2, len - (size_t)(colon - line) - 2);
+	*value = strtod(text, &end);
+	while (*end == ' ' || *end == '\t' || *end == '\r')
+		end++;
+	ok = end != text && !*end;
+	free(text);
+	if (ok)
+		*key = xstrndup(line, (size_t)(colon - line));
+	return ok;
+}
+
+/* The first result line of text, as "<prefix>.<key>", or NULL. */
+static char *first_result(const char *prefix, const char *text)
+{
+	for (const char *line = text; *line;) {
+		const char *eol = strchrnul(line, '\n');
+		char *key, *name;
+		double value;
+
+		if (store_result_line(line, (size_t)(eol - line), &key, &value)) {
+			name = xasprintf("%s.%s", prefix, key);
+			free(key);
+			return name;
+		}
+		line = *eol ? eol + 1 : eol;
+	}
+	return NULL;
+}
+
+/* The workload's log of a run: its one *.log but the setup hook's. */
+static char *workload_log(const char *run_dir)
+{
+	struct dirent **names;
+	int n = scandir(run_dir, &names, NULL, alphasort);
+	char *path = NULL;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+
+		if (!path && name[0] != '.' && len > 4 &&
+		    !strcmp(name + len - 4, ".log") && strcmp(name, STORE_SETUP_LOG))
+			path = xasprintf("%s/%s", run_dir, name);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return path;
+}
+
+/* The key result of one run directory, or NULL. */
+static char *run_key_result(const char *run_dir)
+{
+	char *log = workload_log(run_dir), *prefix, *name = NULL;
+	struct strbuf text = STRBUF_INIT;
+
+	if (!log)
+		return NULL;
+	prefix = xstrndup(strrchr(log, '/') + 1, strlen(strrchr(log, '/') + 1) - 4);
+	if (read_file(log, &text, NULL) == 0)
+		name = first_result(prefix, text.buf);
+	strbuf_release(&text);
+	free(prefix);
+	free(log);
+	return name;
+}
+
+char *store_key_result(const char *commit_dir)
+{
+	unsigned *runs = NULL;
+	size_t n = 0;
+	char *name = NULL;
+
+	if (store_list_runs(commit_dir, &runs, &n, NULL) < 0)
+		return NULL;
+	for (size_t i = 0; i < n && !name; i++) {
+		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
+		char *status = store_run_status(run_dir);
+
+		if (status && !strcmp(status, "ok"))
+			name = run_key_result(run_dir);
+		free(status);
+		free(run_dir);
+	}
+	free(runs);
+	if (name && metric_current_name(name) != name) {
+		char *now = xstrdup(metric_current_name(name));
+
+		free(name);
+		name = now;
+	}
+	return name;
 }

@@ -25,12 +25,14 @@ struct report_finding {
 };
 
 /*
- * Finds the workload result (key metric) whose significant change
- * (VERDICT_CHANGED) is the largest over every group and variant; false
- * when there is none.
+ * The finding a mail leads with: the largest significant change
+ * (VERDICT_CHANGED) of a group's key result, over every group and variant
+ * (key_results[i]: the key result of cmps[i], store_key_result(), or NULL;
+ * key_results may be NULL); when no key result changed, the largest of any
+ * workload result.  False when no workload result changed.
  */
 bool report_find(const struct comparison *const *cmps, size_t n,
-		 struct report_finding *out);
+		 const char *const *key_results, struct report_finding *out);
 
 /* "-13.6%", "+2.5 points" (for "%" metrics), "+12 (from 0)". */
 void report_add_change(struct strbuf *out, const struct metric_cell *cell);
@@ -53,6 +55,12 @@ struct report_options {
 	 * the runner recorded (commit, host, machine, kdelta).
 	 */
 	const char *job_file;
+	/*
+	 * The kdelta run --setup that puts a commit in place, when the
+	 * caller knows it (bisect), or NULL: the one the changed variant's
+	 * runs recorded (kdelta.setup in their job.yaml), if any.
+	 */
+	const char *setup;
 	double date;		/* seconds since the epoch; 0: now */
 	unsigned long long unique;	/* for the Message-ID; 0: made up */
 };

@@ -2,6 +2,7 @@
 #ifndef KDELTA_STORE_H
 #define KDELTA_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kdelta/err.h"
@@ -74,6 +75,21 @@ char *store_run_status(const char *run_dir);
 /* The run numbers of commit_dir in ascending order (caller frees *out). */
 int store_list_runs(const char *commit_dir, unsigned **out, size_t *n,
 		    struct kd_err *err);
+
+/*
+ * A line of a workload's log, "<key>: <number>" with no blank in the key:
+ * true with *key (caller frees) and *value set; false for any other line.
+ */
+bool store_result_line(const char *line, size_t len, char **key,
+		       double *value);
+
+/*
+ * The job's key result in a commit directory: "<prefix>.<key>" of the
+ * first result line of the workload's log (<prefix>.log) in its first run
+ * whose status is ok, under today's name (metric_current_name()); NULL
+ * when there is none (lkp-tests' trees have no such log).  Caller frees.
+ */
+char *store_key_result(const char *commit_dir);
 
 /*
  * Rewrites commit_dir/matrix.json.gz atomically from the stats.json of

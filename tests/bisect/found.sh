@@ -37,6 +37,9 @@ expect_restored
 # The robot's mail about it.
 grep -Eq "^Subject: \[kdelta\] ${H[13]:0:12}: exec\.ops_per_sec -(1[5-9]|2[0-5])\.[0-9]% regression$" "$T/mail" ||
 	fail "--report: no mail about the regression: $(head -3 "$T/mail")"
+# Its "To reproduce" checks each commit out and builds it, as bisect did.
+grep -qF -- "--setup 'cd '\''$REPO'\'' && git checkout -q {commit} && cc -O2 -o bench bench.c'" "$T/mail" ||
+	fail "--report: the run command lacks the checkout and build: $(grep -A3 '^To reproduce' "$T/mail")"
 
 # The runs are in the store under the full hashes.
 "$KDELTA" compare --result-root "$RESULTS" "${H[12]}" "${H[13]}" >"$T/cmp" 2>&1 ||

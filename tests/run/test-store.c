@@ -106,6 +106,59 @@ static void test_matrix(const char *root)
 	free(commit_dir);
 }
 
+static void check_line(const char *line, const char *key, double value)
+{
+	char *got = NULL;
+	double v = 0;
+	bool ok = store_result_line(line, strlen(line), &got, &v);
+
+	CHECK(ok == (key != NULL));
+	if (ok && key) {
+		CHECK_STR(got, key);
+		CHECK(v == value);
+	}
+	free(got);
+}
+
+/* Result lines, and the key result: the first of the first ok run. */
+static void test_key_result(const char *root)
+{
+	char *dir = xasprintf("%s/aim9/p/h/c", root), *key;
+
+	check_line("ops_per_sec: 12.5", "ops_per_sec", 12.5);
+	check_line("creat-clo.ops_per_sec: 3 \r", "creat-clo.ops_per_sec", 3);
+	check_line("a b: 1", NULL, 0);
+	check_line("a:1", NULL, 0);
+	check_line("a: one", NULL, 0);
+	check_line(": 1", NULL, 0);
+	check_line("a: ", NULL, 0);
+	CHECK(store_key_result(dir) == NULL);
+	for (int i = 0; i < 3; i++) {
+		char *run = xasprintf("%s/%d", dir, i);
+		struct kd_err err;
+
+		CHECK(mkdir_p(run, &err) == 0);
+		free(run);
+	}
+	write_text(root, "aim9/p/h/c/0/complete", "failed: x\n");
+	write_text(root, "aim9/p/h/c/0/aim9.log", "creat-clo.files: 3\n");
+	write_text(root, "aim9/p/h/c/1/complete", "ok\n");
+	write_text(root, "aim9/p/h/c/1/setup.log", "setup: 1\n");
+	write_text(root, "aim9/p/h/c/1/aim9.log",
+		   "note: not a number\ncreat-clo.ops_per_sec: 5\nx: 1\n");
+	key = store_key_result(dir);
+	CHECK_STR(key, "aim9.creat-clo.ops_per_sec");
+	free(key);
+	/* kdelta 0.1's names are read as today's. */
+	write_text(root, "aim9/p/h/c/1/aim9.log", "");
+	write_text(root, "aim9/p/h/c/2/complete", "ok\n");
+	write_text(root, "aim9/p/h/c/2/disk_wrt.log", "jobs_per_min: 5\n");
+	key = store_key_result(dir);
+	CHECK_STR(key, "aim7.jobs-per-min");
+	free(key);
+	free(dir);
+}
+
 int main(void)
 {
 	char root[] = "/tmp/kdelta-test-store.XXXXXX";
@@ -115,6 +168,7 @@ int main(void)
 	test_commit_dir();
 	test_numbering(root);
 	test_matrix(root);
+	test_key_result(root);
 	rm = xasprintf("rm -rf '%s'", root);
 	CHECK(system(rm) == 0);
 	free(rm);

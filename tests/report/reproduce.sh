@@ -1,0 +1,96 @@
+#!/bin/bash
+# What a mail says is what happened, and its "To reproduce" reproduces:
+# the headline is the job's key result (the first its workload prints),
+# not a larger change of another result; the kdelta run command has the
+# --setup that made the commits differ; an --axis mail names the parameter
+# that changed, and its attached job runs every value.  The commands of
+# each mail are run as they are, on its attachment, into a new store, and
+# must show the same change.
+source "$TESTLIB"
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is not installed"
+cd "$T" || exit 1
+export KDELTA_RESULT_ROOT=$T/results
+# The mails' commands say "kdelta".
+mkdir bin && ln -s "$(realpath "$KDELTA")" bin/kdelta && export PATH=$T/bin:$PATH
+
+# mail_file MAIL OUTDIR: writes the attachments to OUTDIR, and the
+# commands of "To reproduce" (continuation lines joined, comments left
+# out) to OUTDIR/commands.
+mail_file() {
+	mkdir -p "$2"
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"),
+                                   policy=email.policy.default)
+for a in m.iter_attachments():
+    open(sys.argv[2] + "/" + a.get_filename(), "w").write(a.get_content())
+body = m.get_body().get_content()
+block = body.split("To reproduce:\n\n", 1)[-1].split("\n\n", 1)[0]
+text = block.replace(" \\\n\t    ", " ")
+cmds = [l[1:] for l in text.split("\n") if l.startswith("\t") and not l.startswith("\t#")]
+open(sys.argv[2] + "/commands", "w").write("\n".join(cmds) + "\n")
+PY
+}
+
+# The workload prints its key result first: ops_per_sec falls 10%; then
+# errors, which rises 50% -- a larger change, but not the job's key result.
+cat >bench.yaml <<YAML
+testcase: bench
+monitors: {}
+runs: 3
+exec:
+  name: bench
+  cmd: |
+    c=\$(cat "$T/commit")
+    n=\$(( \$(cat "$T/count-\$c" 2>/dev/null || echo 0) + 1 ))
+    echo \$n >"$T/count-\$c"
+    if [ "\$c" = slow ]; then echo "ops_per_sec: \$((900 + n))"; echo "errors: \$((150 + n))"
+    else echo "ops_per_sec: \$((1000 + n))"; echo "errors: \$((100 + n))"; fi
+YAML
+setup="echo {commit} >'$T/commit'"
+"$KDELTA" run bench.yaml --commits fast,slow --setup "$setup" \
+	--work-dir "$T/work" 2>run.log || fail "run: $(cat run.log)"
+"$KDELTA" report fast slow >commit.eml 2>err || fail "report: $(cat err)"
+grep -qx 'Subject: \[kdelta\] slow: bench.ops_per_sec -10.0% regression' commit.eml ||
+	fail "the headline is not the key result: $(grep '^Subject' commit.eml)"
+grep -q "^FYI, we noticed a -10.0% regression of bench.ops_per_sec due to commit:$" commit.eml ||
+	fail "the finding is not the key result"
+mail_file commit.eml again
+[ "$(head -1 again/commands)" = "kdelta run bench.yaml --commits fast,slow --setup 'echo {commit} >'\\''$T/commit'\\'''" ] ||
+	fail "the run command lacks the --setup: $(head -1 again/commands)"
+# Run the mail's commands into a new store: the same change comes out.
+rm -f "$T"/count-* && export KDELTA_RESULT_ROOT=$T/again-results
+(cd again && sh -e commands >out 2>err) || fail "the mail's commands failed: $(cat again/err)"
+grep -q '^ *1002 .* -10\.0% .*bench\.ops_per_sec$' again/out ||
+	fail "the mail's commands did not reproduce: $(cat again/out)"
+
+# --axis: aim7's disk_rr on files of 64k and of 4M (64 times the reading
+# per job), compared within one commit.
+export KDELTA_RESULT_ROOT=$T/axis-results
+cat >aim7.yaml <<'YAML'
+testcase: aim7
+monitors: {}
+runs: 3
+aim7:
+  test: disk_rr
+  load: 1
+  testtime: 0.2s
+  file_size: [64k, 4M]
+YAML
+"$KDELTA" run aim7.yaml --commit k --work-dir "$T/work" 2>run.log ||
+	fail "run: $(cat run.log)"
+"$KDELTA" report --axis file_size 64k 4M >axis.eml 2>err || fail "report --axis: $(cat err)"
+grep -Eq '^Subject: \[kdelta\] file_size=4M: aim7\.jobs-per-min -[0-9.]+% regression$' axis.eml ||
+	fail "--axis subject: $(grep '^Subject' axis.eml) $(cat err)"
+grep -Eq '^FYI, we noticed a -[0-9.]+% regression of aim7\.jobs-per-min due to changing file_size:$' axis.eml ||
+	fail "--axis finding"
+grep -qx 'file_size: 4M (compared with 64k)' axis.eml || fail "--axis: no 'file_size: 4M (compared with 64k)'"
+grep -q '^commit: 4M' axis.eml && fail "--axis: 'commit: 4M'"
+mail_file axis.eml axis
+[ "$(cat axis/commands)" = "kdelta run aim7.yaml
+kdelta compare --axis file_size 64k 4M" ] || fail "--axis commands: $(cat axis/commands)"
+export KDELTA_RESULT_ROOT=$T/axis-again
+(cd axis && sh -e commands >out 2>err) || fail "the --axis mail's commands failed: $(cat axis/err)"
+grep -Eq '[-+][0-9.]+% .*aim7\.jobs-per-min$' axis/out ||
+	fail "the --axis mail's commands did not reproduce: $(cat axis/out)"
+finish
