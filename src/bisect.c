@@ -484,7 +484,11 @@ static void add_build_error(struct strbuf *why, const struct strbuf *text)
 		strbuf_setlen(why, why->len - 1);
 }
 
-/* Builds the checked-out commit in the work tree. */
+/*
+ * Builds the checked-out commit in the work tree, in a workspace's cgroup,
+ * so that nothing the build starts outlives it, nor a kill -9 of kdelta
+ * beyond the next start (workdir.h).
+ */
 static enum run_outcome build(struct bisect *b, const char *hash,
 			      struct strbuf *why, struct kd_err *err)
 {
@@ -496,6 +500,7 @@ static enum run_outcome build(struct bisect *b, const char *hash,
 			      hash);
 	enum run_outcome outcome = RUN_BUILD_FAILED;
 	struct proc p = PROC_INIT;
+	struct workspace ws;
 
 	strbuf_addstr(&command, "cd ");
 	shell_quote(&command, b->o->repo);
@@ -504,6 +509,11 @@ static enum run_outcome build(struct bisect *b, const char *hash,
 	p.env = env;
 	p.out_path = log;
 	p.cancel_fd = b->o->cancel_fd;
+	if (workspace_create(b->o->work_dir, &ws, NULL, err) < 0) {
+		strbuf_addstr(why, err->msg);
+		goto out;
+	}
+	p.cgroup = ws.cgroup;
 	if (proc_run(&p, err) < 0) {
 		strbuf_addstr(why, err->msg);
 	} else if (p.end == PROC_CANCELLED) {
@@ -514,7 +524,12 @@ static enum run_outcome build(struct bisect *b, const char *hash,
 		proc_describe_end(&p, why);
 		add_build_error(why, &p.err_buf);
 	}
+	if (workspace_remove(&ws, err) < 0 && outcome == RUN_OK) {
+		outcome = RUN_BUILD_FAILED;
+		strbuf_addstr(why, err->msg);
+	}
 	proc_clear(&p);
+out:
 	strbuf_release(&command);
 	free(log);
 	free(env_commit);

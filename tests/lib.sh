@@ -86,6 +86,17 @@ wait_nonempty() {
 	return 1
 }
 
+# have_cgroup2: true when this process may make a cgroup (v2) below its
+# own, as kdelta does for each run.
+have_cgroup2() {
+	local mnt own probe
+	mnt=$(findmnt -n -t cgroup2 -o TARGET 2>/dev/null | head -n 1)
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	[ -n "$mnt" ] && [ -n "$own" ] || return 1
+	probe="$mnt${own%/}/kdelta-probe.$$"
+	mkdir "$probe" 2>/dev/null && rmdir "$probe"
+}
+
 # Ends the test: status 0 when nothing failed.
 finish() {
 	if [ "$failures" -ne 0 ]; then

@@ -46,4 +46,21 @@ git -C "$REPO" bisect reset >/dev/null 2>&1
 
 [ ! -e "$RESULTS/bisect-fixture" ] || fail "runs were made: $(run_counts)"
 expect_restored
+
+# A build runs in a cgroup of its own: what it leaves running,
+# even in a session of its own, is killed when it ends.  Here the good
+# commit's build fails, which ends the bisection with status 1.
+if have_cgroup2 && command -v setsid >/dev/null; then
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main \
+		--build "setsid sh -c 'echo \$\$ >$T/bg; exec sleep 300' </dev/null >/dev/null 2>&1 & until [ -s $T/bg ]; do sleep 0.1; done; exit 1" \
+		--result-root "$RESULTS" --work-dir "$WORK" "$JOB" >/dev/null 2>"$T/err"
+	status=$?
+	[ "$status" = 1 ] || fail "failing build: exit status $status, want 1: $(cat "$T/err")"
+	if [ -s "$T/bg" ]; then
+		gone "$(cat "$T/bg")" || { fail "the build's leftover survived it"; kill -9 "$(cat "$T/bg")"; }
+	else
+		fail "the build did not run: $(cat "$T/err")"
+	fi
+	expect_restored
+fi
 finish
