@@ -79,7 +79,7 @@ decided2=$(decided_counts "$T/err2")
 status=$?
 [ "$status" = 0 ] || fail "final bisect: exit status $status, want 0: $(cat "$T/err3")"
 expect_line "$T/err3" "bisect: an interrupted kdelta bisect was left in $REPO; resetting it"
-expect_line "$T/out3" "first bad commit: ${H[13]} (\"commit 13: bench: do 25% more work per operation\")"
+expect_line "$T/out3" "first bad commit: ${H[13]} (\"commit 13: bench: do 100% more work per operation\")"
 while read -r line; do
 	grep -qxF -- "$line" <(run_counts) ||
 		fail "measured again after SIGKILL: $line became $(run_counts | grep "^${line%% *}")"

@@ -11,7 +11,7 @@ bisect --good main~19 --bad main --runs 3 --max-runs 12
 [ "$status" = 0 ] || fail "exit status $status, want 0: $(cat "$T/err")"
 grep -Eq "^bisect: testing ${H[9]:0:12} \([0-9]+ steps? left\): build failed \(exited with status 1: .*error.*\) → skip$" "$T/err" ||
 	fail "commit 9 not skipped for its failed build: $(cat "$T/err")"
-expect_line "$T/out" "first bad commit: ${H[13]} (\"commit 13: bench: do 25% more work per operation\")"
+expect_line "$T/out" "first bad commit: ${H[13]} (\"commit 13: bench: do 100% more work per operation\")"
 expect_line "$T/out" "git bisect skip ${H[9]}"
 [ -e "$WORK/build-${H[9]:0:12}.log" ] || fail "no build log of commit 9 in $WORK"
 # Nothing of the failed build is in the store.
@@ -25,7 +25,7 @@ bisect --good main~19 --bad main --runs 3 --max-runs 12
 [ "$status" = 1 ] || fail "exit status $status, want 1: $(cat "$T/err")"
 expect_line "$T/out" "first bad commit: one of these 2, which could not all be tested:"
 expect_line "$T/out" "  ${H[12]} (\"commit 12: bench: a change that does not compile\")"
-expect_line "$T/out" "  ${H[13]} (\"commit 13: bench: do 25% more work per operation\")"
+expect_line "$T/out" "  ${H[13]} (\"commit 13: bench: do 100% more work per operation\")"
 expect_line "$T/out" "git bisect skip ${H[12]}"
 expect_restored
 finish
