@@ -35,7 +35,11 @@ static bool still_bound(int number)
 	return access(path, F_OK) == 0;
 }
 
-/* Opens /dev/loopN and checks that it is the loop block device it says. */
+/*
+ * Opens /dev/loopN and checks that it is the loop block device it says.
+ * Returns 0, -EBUSY when the device has gone (ENXIO, ENOENT: another
+ * process removed it since it was free), or -1; err says why either way.
+ */
 static int open_loop_device(struct loop_dev *dev, int number,
 			    struct kd_err *err)
 {
@@ -44,10 +48,14 @@ static int open_loop_device(struct loop_dev *dev, int number,
 	dev->number = number;
 	snprintf(dev->path, sizeof(dev->path), "/dev/loop%d", number);
 	dev->fd = open(dev->path, O_RDWR | O_CLOEXEC);
-	if (dev->fd < 0)
-		return kd_error(err, "loop: %s: %s%s", dev->path,
-				strerror(errno),
-				errno == ENOENT ? " (no device node: is udev or devtmpfs missing?)" : "");
+	if (dev->fd < 0) {
+		int e = errno;
+
+		kd_error(err, "loop: %s: %s%s", dev->path, strerror(e),
+			 e == ENOENT ? " (no device node: is udev or devtmpfs missing?)" : "");
+		/* Removed, or being removed, by another process meanwhile. */
+		return e == ENXIO || e == ENOENT ? -EBUSY : -1;
+	}
 	if (fstat(dev->fd, &st) || !S_ISBLK(st.st_mode) ||
 	    major(st.st_rdev) != LOOP_MAJOR ||
 	    minor(st.st_rdev) != (unsigned)number) {
@@ -101,7 +109,10 @@ static int attach_free_device(struct loop_dev *dev, int control_fd,
 		if (number < 0)
 			return kd_error(err, "loop: no free loop device: %s",
 					strerror(errno));
-		if (open_loop_device(dev, number, err))
+		ret = open_loop_device(dev, number, err);
+		if (ret == -EBUSY)
+			continue;	/* err says why, should it be the last */
+		if (ret)
 			return -1;
 		ret = configure_loop(dev, file_fd, backing_file, err);
 		if (!ret)
@@ -110,9 +121,9 @@ static int attach_free_device(struct loop_dev *dev, int control_fd,
 		dev->fd = -1;
 		if (ret != -EBUSY)
 			return -1;
+		kd_error(err, "loop: every free loop device was taken by someone else before we could attach it; try again");
 	}
-	return kd_error(err,
-			"loop: every free loop device was taken by someone else before we could attach it; try again");
+	return -1;
 }
 
 int loop_attach(struct loop_dev *dev, int file_fd, const char *backing_file,
