@@ -23,7 +23,7 @@
 #define EXEC_SHOWN_MAX 200		/* bytes of the command shown in errors */
 
 struct exec_cmd {
-	char **argv;		/* NULL-terminated, what execvp() runs */
+	char **argv;		/* NULL-terminated: the command, or sh -c cmd */
 	char *shown;		/* the command as errors show it */
 	bool shell;		/* argv is sh -c <cmd> */
 	double timeout;		/* seconds; 0: none */
