@@ -84,6 +84,11 @@ def dictionaries():
                 'ctxt ', 'btime ', 'processes ', 'procs_running ', 'softirq ',
                 'User time (seconds)', 'Elapsed (wall clock) time (h:mm:ss or m:ss)',
                 'Percent of CPU this job got', 'Command being timed'])
+    dictionary('stats', [n + '.gz\n' for n in names] + [n + '.log\n' for n in names] +
+               ['\f', '\n', 'time: ', '1796001600.000000', ': ', ' ', '\t', '\r',
+                'nan', 'inf', '1e308', '-0', 'setup.log\n', 'stats.json\n',
+                '\x1f\x8b\x08\x00', 'kB', 'Latency Top version : v0.1',
+                'slabinfo - version: 2.1', 'cpu '])
     dictionary('compare', ['\f', '\v', '\fm', '\fr', '\fj', '\fmk', '\frk', '\frf',
                            'label: ', 'subject: ', 'name: ', 'metric: ', 'from: ',
                            'to: ', 'cc: ', 'in-reply-to: ', 'prefix: ',
@@ -197,6 +202,26 @@ time
 """)
     seed('monitor', 'time-hours', "time\n\tPercent of CPU this job got: ?%\n"
          "\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03.500000\n")
+
+
+# ---- stats: a run directory, "name\n" and content per file, '\f' between -
+
+def stats_seeds():
+    files = []
+    for monitor, capture in (('proc-vmstat', 'vmstat'), ('slabinfo', 'slabinfo'),
+                             ('meminfo', 'meminfo'), ('vmstat', 'stat')):
+        caps = [b''.join(read('testdata/monitors/%s.%d' % (capture, i)).splitlines(True)[:8])
+                for i in (1, 2, 3)]
+        files.append(monitor.encode() + b'.gz\n' + raw(caps))
+    files.append(b'latency_stats.gz\n' + raw([read('testdata/monitors/latency_stats')]))
+    files.append(b'time.gz\n\tUser time (seconds): 0.5\n\tSystem time (seconds): 1.25\n'
+                 b'\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:02.000000\n')
+    files.append(b'exec.log\nops: 5\nops_per_sec: 1e3\nnote: not a number\ntwo words: 7\n'
+                 b'nan: nan\ncrlf: 3\r\n')
+    files.append(b'setup.log\nbuilt: 1\n')
+    seed('stats', 'run', b'\f'.join(files))
+    seed('stats', 'log-only', b'aim7.log\njobs-per-min: 96583.4\n')
+    seed('stats', 'plain-gz', b'meminfo.gz\n\x1f\x8b\x08\x00garbage')
 
 
 # ---- compare: options byte and header, then variants ------------------
@@ -348,6 +373,7 @@ def main():
     dictionaries()
     job_seeds()
     monitor_seeds()
+    stats_seeds()
     compare_seeds()
     params_seeds()
     mail_seeds()
