@@ -75,18 +75,16 @@ static void explain_test(const struct metric_row *row,
 	if (cell->verdict == VERDICT_ABSENT || cell->verdict == VERDICT_FEW_RUNS ||
 	    cell->verdict == VERDICT_NOT_FINITE)
 		return;
+	/* lkp-tests' decision: its verdict's rule says which step decided */
+	if (row->failure || opt->test == SIG_LKP)
+		return;
 	if (opt->test == SIG_WELCH)
 		strbuf_addf(out, "    Welch's t-test: t = %.6g, df = %.6g, p = %.6g\n",
 			    t->statistic, t->df, t->p);
-	else if (opt->test == SIG_MWU)
+	else
 		strbuf_addf(out, "    Mann-Whitney U test (%s): U = %.6g, p = %.6g\n",
 			    t->exact ? "exact" : "normal approximation",
 			    t->statistic, t->p);
-	else
-		strbuf_addf(out, "    lkp-tests interval heuristic: %s\n",
-			    t->p == 0 ? "changed" : "not changed");
-	if (opt->test == SIG_LKP)
-		return;
 	if (opt->fdr <= 0)
 		strbuf_addf(out, "    no correction (--fdr 0): q = p = %.6g\n",
 			    cell->q);

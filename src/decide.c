@@ -10,6 +10,10 @@
  *  4. the minimum effect: --min-change for workload results, the floors of
  *     metric-rules.c for monitor counters.
  *
+ * Failure stats (lkp_failure_stat(): dmesg.*, *.fail, ...) with any test,
+ * and every metric with --test lkp, are decided instead by lkp-tests' own
+ * rule (lkp-rules.c): final, not corrected, without kdelta's floors.
+ *
  * Why two families: correcting the few key results together with thousands
  * of counters would make a real 5% regression undetectable at 5 runs, and
  * not correcting the counters would flag a few hundred of them in every
@@ -29,9 +33,6 @@
  *  - Welch's t-test on 5 vs 5 runs of a result with 1% noise: a 5% shift
  *    gives t of about 8 and p typically below 0.001, caught among a few key
  *    results at --fdr 0.05.
- *  - SIG_LKP gives p = 0 (changed) or 1; there is nothing to correct, and
- *    q = p.
- *
  * With --fdr 0 there is no correction (q = p) and a cell is significant when
  * p < 0.05, the conventional level for a single test: the user asked to
  * judge each metric on its own.
@@ -41,6 +42,7 @@
 #include <string.h>
 
 #include "kdelta/compare.h"
+#include "kdelta/lkp-rules.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/util.h"
 
@@ -57,8 +59,6 @@ static const char rule_not_significant_q[] =
 	"not significant: Benjamini-Hochberg q-value not below --fdr";
 static const char rule_not_significant_p[] =
 	"not significant: p-value not below 0.05 (--fdr 0, uncorrected)";
-static const char rule_lkp_overlap[] =
-	"not significant: the runs' intervals overlap (lkp-tests)";
 static const char rule_key_effect[] =
 	"workload result: a change of at least --min-change";
 
@@ -99,6 +99,114 @@ static void set_not_finite(struct metric_cell *cell)
 	cell->rule = rule_not_finite;
 }
 
+/*
+ * The base's metric names, sorted, for lkp-tests' questions about the
+ * base ("has it a .pass for this .fail?").
+ */
+struct base_names {
+	const char **names;
+	size_t n;
+};
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void base_names_init(struct base_names *bn,
+			    const struct comparison *cmp)
+{
+	bn->names = xmalloc((cmp->nrows + 1) * sizeof(*bn->names));
+	bn->n = 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (cmp->rows[r].cells[0].samples &&
+		    !cmp->rows[r].cells[0].zero_filled)
+			bn->names[bn->n++] = cmp->rows[r].name;
+	qsort(bn->names, bn->n, sizeof(*bn->names), compare_names);
+}
+
+static bool base_has(const void *ctx, const char *name)
+{
+	const struct base_names *bn = ctx;
+
+	return bsearch(&name, bn->names, bn->n, sizeof(*bn->names),
+		       compare_names) != NULL;
+}
+
+/* Whether the base has a metric of name's source ("perf-profile."). */
+static bool base_has_source(const struct base_names *bn, const char *name)
+{
+	size_t len = strcspn(name, ".") + 1, lo = 0, hi = bn->n;
+
+	while (lo < hi) {	/* the first name not below name's source */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strncmp(bn->names[mid], name, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < bn->n && !strncmp(bn->names[lo], name, len);
+}
+
+static void lkp_side_fill(struct lkp_side *side, const struct metric_cell *c,
+			  const struct variant *v)
+{
+	memset(side, 0, sizeof(*side));
+	side->samples = c->zero_filled ? NULL : c->samples;
+	side->n = c->samples ? c->sum.n : 0;
+	side->runs = v->runs > side->n ? v->runs : side->n;
+}
+
+/*
+ * lkp-tests' whole decision, for every cell with --test lkp and for
+ * failure stats with any test: final, not corrected.
+ */
+static void lkp_decide_cell(const struct comparison *cmp,
+			    const struct metric_row *row, size_t v,
+			    const struct base_names *bn)
+{
+	struct metric_cell *cell = &row->cells[v];
+	const struct metric_cell *base_cell = &row->cells[0];
+	struct lkp_side base, other;
+	enum lkp_decision d;
+
+	if (base_cell->samples && cell->samples &&
+	    (!summary_finite(base_cell) || !summary_finite(cell) ||
+	     (!cell->change_infinite && !isfinite(cell->change)))) {
+		set_not_finite(cell);
+		return;
+	}
+	lkp_side_fill(&base, &row->cells[0], &cmp->variants[0]);
+	lkp_side_fill(&other, cell, &cmp->variants[v]);
+	base.source_present = base_has_source(bn, row->name);
+	base.has = base_has;
+	base.ctx = bn;
+	d = lkp_decide(row->name, row->key, &base, &other);
+	cell->rule = lkp_decision_rule(d);
+	switch (d) {
+	case LKP_CHANGED:
+		cell->verdict = VERDICT_CHANGED;
+		cell->test.p = cell->q = 0;
+		break;
+	case LKP_FEW_RUNS:
+		cell->verdict = VERDICT_FEW_RUNS;
+		break;
+	case LKP_NO_BASE:
+		cell->verdict = VERDICT_ABSENT;
+		break;
+	case LKP_RATIO_1_PERCENT:
+	case LKP_RATIO_5_PERCENT:
+	case LKP_UNREASONABLE:
+		cell->verdict = VERDICT_SMALL;
+		cell->test.p = cell->q = 0;
+		break;
+	default:
+		cell->verdict = VERDICT_SAME;
+		break;
+	}
+}
+
 /* Step 2, and step 3's test alone. */
 static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
 		      const struct compare_options *opt)
@@ -127,10 +235,7 @@ static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
 	case SIG_MWU:
 		mwu_test(base->samples, nb, cell->samples, nv, &cell->test);
 		break;
-	case SIG_LKP:
-		memset(&cell->test, 0, sizeof(cell->test));
-		cell->test.p = lkp_changed(base->samples, nb, cell->samples,
-					   nv) ? 0 : 1;
+	case SIG_LKP:	/* decided by lkp_decide_cell() */
 		break;
 	}
 	if (isnan(cell->test.p)) {
@@ -162,7 +267,7 @@ static void correct_family(struct comparison *cmp, size_t v, bool key,
 
 		if (cmp->rows[r].key != key || !is_tested(cell))
 			continue;
-		if (opt->test == SIG_LKP || opt->fdr <= 0) {
+		if (opt->fdr <= 0) {
 			cell->q = cell->test.p;
 			continue;
 		}
@@ -179,8 +284,6 @@ static void correct_family(struct comparison *cmp, size_t v, bool key,
 static const char *not_significant(const struct metric_cell *cell,
 				   const struct compare_options *opt)
 {
-	if (opt->test == SIG_LKP)
-		return cell->test.p == 0 ? NULL : rule_lkp_overlap;
 	if (opt->fdr <= 0)
 		return cell->test.p < UNCORRECTED_LEVEL ? NULL :
 							  rule_not_significant_p;
@@ -260,14 +363,18 @@ static void summarize_cell(const struct metric_row *row,
 }
 
 static void decide_variant(struct comparison *cmp, size_t v,
-			   const struct compare_options *opt, double *p,
+			   const struct compare_options *opt,
+			   const struct base_names *bn, double *p,
 			   size_t *index)
 {
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct metric_row *row = &cmp->rows[r];
 
 		summarize_cell(row, &row->cells[v]);
-		test_cell(&row->cells[0], &row->cells[v], opt);
+		if (row->failure || opt->test == SIG_LKP)
+			lkp_decide_cell(cmp, row, v, bn);
+		else
+			test_cell(&row->cells[0], &row->cells[v], opt);
 	}
 	correct_family(cmp, v, true, opt, p, index);
 	correct_family(cmp, v, false, opt, p, index);
@@ -294,6 +401,7 @@ static void decide_base(struct metric_row *row)
 	base->verdict = VERDICT_BASE;
 	base->rule = rule_base;
 	row->better = metric_direction(row->name);
+	row->failure = lkp_failure_stat(row->name);
 }
 
 /*
@@ -364,6 +472,7 @@ const char *verdict_name(enum verdict verdict)
 
 void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 {
+	struct base_names bn;
 	double *p;
 	size_t *index;
 
@@ -373,8 +482,10 @@ void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 	index = xmalloc(cmp->nrows * sizeof(*index));
 	for (size_t r = 0; r < cmp->nrows; r++)
 		decide_base(&cmp->rows[r]);
+	base_names_init(&bn, cmp);
 	for (size_t v = 1; v < cmp->nvariants; v++)
-		decide_variant(cmp, v, opt, p, index);
+		decide_variant(cmp, v, opt, &bn, p, index);
+	free(bn.names);
 	free(p);
 	free(index);
 	sort_rows(cmp);

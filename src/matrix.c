@@ -390,6 +390,7 @@ static void cell_fill(struct metric_cell *cell, const double *row,
 
 	cell->samples = NULL;
 	cell->sum.n = 0;
+	cell->zero_filled = !row;
 	if (!nruns)
 		return;
 	cell->samples = xreallocarray(NULL, nruns, sizeof(double));

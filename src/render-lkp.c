@@ -9,6 +9,8 @@
 
 #include "kdelta/compare.h"
 #include "kdelta/render.h"
+#include "kdelta/rubyfmt.h"
+#include "kdelta/stats.h"
 #include "kdelta/util.h"
 
 #define LKP_RULE_WIDTH 89
@@ -130,29 +132,33 @@ static size_t runs_attempted(const struct variant *v)
 }
 
 /*
- * One "fail:runs" row: how many of each variant's runs failed, and the
- * change of that rate against the base in percentage points.
+ * One "fail:runs" row: per variant in how many of its runs the failure
+ * happened (blank for none) and of how many runs, and the change of that
+ * rate against the base in percentage points.  With lkp_rate, as lkp-tests
+ * computes it for its stats: a later variant's count divided by the run
+ * count of the column before it (the base's, with two columns).
  */
-static void add_failure_row(struct strbuf *out, const struct comparison *cmp,
-			    const size_t *fails, const char *name)
+static void add_failure_row(struct strbuf *out, size_t n, const double *fails,
+			    const size_t *runs, bool lkp_rate, const char *name)
 {
-	double rate0 = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i) {
+			double rate0 = fails[0] / (double)runs[0];
+			size_t of = lkp_rate ? runs[i - 1] : runs[i];
 
-	for (size_t i = 0; i < cmp->nvariants; i++) {
-		size_t runs = runs_attempted(&cmp->variants[i]);
-		double rate = runs ? (double)fails[i] / runs : 0;
-
-		if (i)
-			strbuf_addf(out, "%10.0f%% ", 100 * (rate - rate0));
+			strbuf_add_ruby_number(out, "%10.0f",
+				100 * (fails[i] / (double)of - rate0));
+			strbuf_addstr(out, "% ");
+		}
+		if (fails[i] == 0)
+			strbuf_addchars(out, ' ', LKP_MEAN_WIDTH + 1);
 		else
-			rate0 = rate;
-		if (fails[i])
-			strbuf_addf(out, "%11zu", fails[i]);
-		else
-			strbuf_addchars(out, ' ', 11);
-		strbuf_addf(out, ":%-4zu", runs);
+			strbuf_add_ruby_number(out, "%11d", fails[i]);
+		strbuf_addf(out, ":%-4zu", runs[i]);
 	}
-	strbuf_addf(out, "  %s\n", name);
+	strbuf_addstr(out, "  ");
+	add_printable(out, name);
+	strbuf_addch(out, '\n');
 }
 
 static const char *const failure_header_base[2] = {
@@ -164,28 +170,80 @@ static const char *const failure_header_later[2] = {
 	"         |             |    ",
 };
 
-static void add_failure_table(struct strbuf *out, const struct comparison *cmp)
+static bool row_has_verdict(const struct comparison *cmp,
+			    const struct metric_row *row, enum verdict verdict);
+
+/*
+ * A failure stat's row: the occurrences summed over each variant's runs
+ * (a run without the stat counts none), of all the runs of its matrix.
+ */
+static void add_failure_stat(struct strbuf *out, const struct comparison *cmp,
+			     const struct metric_row *row, double *fails,
+			     size_t *runs)
 {
-	size_t n = cmp->nvariants;
-	size_t *failed = xcalloc(n, sizeof(*failed));
-	size_t *incomplete = xcalloc(n, sizeof(*incomplete));
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		const struct metric_cell *c = &row->cells[v];
+
+		fails[v] = c->samples ? compensated_sum(c->samples, c->sum.n) : 0;
+		runs[v] = cmp->variants[v].runs > c->sum.n ?
+				  cmp->variants[v].runs : c->sum.n;
+	}
+	add_failure_row(out, cmp->nvariants, fails, runs, true, row->name);
+}
+
+/* kdelta's own failure rows: runs that failed, or never completed. */
+static void add_run_failures(struct strbuf *out, const struct comparison *cmp,
+			     bool incomplete, double *fails, size_t *runs)
+{
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		const struct variant *var = &cmp->variants[v];
+
+		fails[v] = (double)(incomplete ? var->runs_incomplete :
+						 var->runs_failed);
+		runs[v] = runs_attempted(var);
+	}
+	add_failure_row(out, cmp->nvariants, fails, runs, false,
+			incomplete ? "runs.incomplete" : "runs.failed");
+}
+
+static bool failure_shown(const struct comparison *cmp,
+			  const struct metric_row *row,
+			  const struct compare_options *opt)
+{
+	return row->failure &&
+	       (opt->all || row_has_verdict(cmp, row, VERDICT_CHANGED));
+}
+
+/* Returns the number of rows shown. */
+static size_t add_failure_table(struct strbuf *out,
+				const struct comparison *cmp,
+				const struct compare_options *opt)
+{
+	size_t n = cmp->nvariants, shown = 0;
+	double *fails = xcalloc(n, sizeof(*fails));
+	size_t *runs = xcalloc(n, sizeof(*runs));
 	bool any_failed = false, any_incomplete = false;
 
 	for (size_t i = 0; i < n; i++) {
-		failed[i] = cmp->variants[i].runs_failed;
-		incomplete[i] = cmp->variants[i].runs_incomplete;
-		any_failed |= failed[i] != 0;
-		any_incomplete |= incomplete[i] != 0;
+		any_failed |= cmp->variants[i].runs_failed != 0;
+		any_incomplete |= cmp->variants[i].runs_incomplete != 0;
 	}
-	if (any_failed || any_incomplete)
+	shown = any_failed + any_incomplete;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		shown += failure_shown(cmp, &cmp->rows[r], opt);
+	if (shown)
 		lkp_add_column_header(out, n, failure_header_base,
 				      failure_header_later);
 	if (any_failed)
-		add_failure_row(out, cmp, failed, "runs.failed");
+		add_run_failures(out, cmp, false, fails, runs);
 	if (any_incomplete)
-		add_failure_row(out, cmp, incomplete, "runs.incomplete");
-	free(failed);
-	free(incomplete);
+		add_run_failures(out, cmp, true, fails, runs);
+	for (size_t r = 0; r < cmp->nrows; r++)
+		if (failure_shown(cmp, &cmp->rows[r], opt))
+			add_failure_stat(out, cmp, &cmp->rows[r], fails, runs);
+	free(fails);
+	free(runs);
+	return shown;
 }
 
 static bool row_has_verdict(const struct comparison *cmp,
@@ -206,6 +264,8 @@ static bool row_shown(const struct comparison *cmp,
 		      const struct metric_row *row,
 		      const struct compare_options *opt)
 {
+	if (row->failure)	/* in the fail:runs table */
+		return false;
 	return opt->all || row_has_verdict(cmp, row, VERDICT_CHANGED) ||
 	       row_has_verdict(cmp, row, VERDICT_NOT_FINITE) ||
 	       (row->key && row_has_verdict(cmp, row, VERDICT_FEW_RUNS));
@@ -217,7 +277,8 @@ static bool row_shown(const struct comparison *cmp,
  * few runs could not decide, which the line after the table counts.
  */
 static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
-			   const struct compare_options *opt)
+			   const struct compare_options *opt,
+			   size_t failures_shown)
 {
 	size_t shown = 0, undecided = 0;
 
@@ -235,7 +296,7 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 		lkp_add_row(out, row->cells, cmp->nvariants, row->name,
 			    LKP_STYLE_DETAIL, mode);
 	}
-	if (!shown)
+	if (!shown && !failures_shown)
 		strbuf_addf(out,
 			    "no significant change in %zu metric%s (--all lists them)\n",
 			    cmp->nrows, cmp->nrows == 1 ? "" : "s");
@@ -249,7 +310,6 @@ void render_lkp(const struct comparison *cmp, const struct compare_options *opt,
 		struct strbuf *out)
 {
 	add_group_header(out, cmp);
-	add_failure_table(out, cmp);
-	add_perf_table(out, cmp, opt);
+	add_perf_table(out, cmp, opt, add_failure_table(out, cmp, opt));
 	strbuf_addch(out, '\n');
 }

@@ -294,48 +294,56 @@ int mwu_test(const double *a, size_t na, const double *b, size_t nb,
  * Each sample is sorted and trimmed by size/32 values at each end (at most
  * 3; at most 1 for the compared sample when the base has 3 runs or fewer),
  * then summarized as min, "mean" and max, where LKP's "mean" is the element
- * in the middle, sorted[size / 2].  A change is called when the compared
- * sample lies above the base in this sense:
+ * in the middle, sorted[size / 2] (a leading -1, LKP's "no data", is
+ * dropped first).  A change is called when the compared sample lies above
+ * the base in this sense:
  *	other.min > base.middle && other.middle > base.max
- * or below it in the mirrored sense.  LKP's further filters (a ratio of the
- * middles above 1.01, or 1.05 for some counters, and its "reasonable change"
- * floors) are not part of the interval test: compare_decide applies its own
- * minimum effect (metric-rules.c) to every test alike.
+ * or below it in the mirrored sense.  LKP's further filters (which stats
+ * it compares, a ratio of the middles, its thresholds) are in lkp-rules.c.
  */
-struct lkp_interval {
-	double min, middle, max;
-};
-
-static struct lkp_interval lkp_trimmed_interval(const double *x, size_t n,
-						size_t max_margin)
+void lkp_summarize(const double *x, size_t n, size_t max_margin,
+		   struct lkp_summary *out)
 {
 	double stack_buf[STACK_SAMPLES];
-	double *sorted = sorted_copy(x, n, stack_buf);
-	size_t margin = n >> 5;
-	struct lkp_interval r;
+	double *sorted = n ? sorted_copy(x, n, stack_buf) : stack_buf;
+	size_t first = 0, margin = n >> 5;
 
+	/* lkp-tests drops a leading -1: "no data" */
+	while (first < n && sorted[first] == -1)
+		first++;
 	if (margin > max_margin)
 		margin = max_margin;
-	sorted += margin;
-	n -= 2 * margin;
-	r = (struct lkp_interval){ sorted[0], sorted[n / 2], sorted[n - 1] };
-	free_copy(sorted - margin, stack_buf);
-	return r;
+	memset(out, 0, sizeof(*out));
+	out->runs = n;
+	if (n - first > 2 * margin) {
+		const double *kept = sorted + first + margin;
+
+		out->n = n - first - 2 * margin;
+		out->min = kept[0];
+		out->middle = kept[out->n / 2];
+		out->max = kept[out->n - 1];
+	}
+	if (n)
+		free_copy(sorted, stack_buf);
+}
+
+bool lkp_intervals_apart(const struct lkp_summary *base,
+			 const struct lkp_summary *other)
+{
+	if (other->min > base->middle && other->middle > base->max)
+		return true;
+	if (base->min > other->middle && base->middle > other->max)
+		return true;
+	return false;
 }
 
 bool lkp_changed(const double *a, size_t na, const double *b, size_t nb)
 {
-	struct lkp_interval base, other;
+	struct lkp_summary base, other;
 
-	if (!na || !nb)
-		return false;
-	base = lkp_trimmed_interval(a, na, 3);
-	other = lkp_trimmed_interval(b, nb, na <= 3 ? 1 : 3);
-	if (other.min > base.middle && other.middle > base.max)
-		return true;
-	if (base.min > other.middle && base.middle > other.max)
-		return true;
-	return false;
+	lkp_summarize(a, na, 3, &base);
+	lkp_summarize(b, nb, na <= 3 ? 1 : 3, &other);
+	return base.n && other.n && lkp_intervals_apart(&base, &other);
 }
 
 /*

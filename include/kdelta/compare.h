@@ -44,6 +44,9 @@ const char *verdict_name(enum verdict verdict);
 /* One metric in one variant. */
 struct metric_cell {
 	double *samples;	/* NULL when absent */
+	bool zero_filled;	/* not in the matrix, samples are the zeros
+				 * of an event counter (lkp-tests would see
+				 * it absent) */
 	struct sample_summary sum;	/* the caller sets sum.n, the number
 					 * of samples; compare_decide fills
 					 * the rest */
@@ -60,6 +63,10 @@ struct metric_cell {
 struct metric_row {
 	char *name;
 	bool key;		/* a workload result (the key-metric family) */
+	bool failure;		/* a failure stat (lkp_failure_stat()): its
+				 * values count occurrences per run, it is
+				 * decided by lkp-tests' rule and shown in
+				 * the fail:runs table */
 	int better;		/* +1 higher is better, -1 lower, 0 unknown */
 	struct metric_cell *cells;	/* one per variant */
 };

@@ -71,6 +71,23 @@ int mwu_test(const double *a, size_t na, const double *b, size_t nb,
 bool lkp_changed(const double *a, size_t na, const double *b, size_t nb);
 
 /*
+ * A sample as lkp-tests summarizes it: sorted, a leading -1 ("no data")
+ * dropped, n / 32 values trimmed at each end (at most max_margin), then
+ * min, middle element (sorted[n / 2], LKP's "mean") and max of the n left.
+ */
+struct lkp_summary {
+	size_t runs;		/* values given */
+	size_t n;		/* values left; 0: empty, the rest is 0 */
+	double min, middle, max;
+};
+
+void lkp_summarize(const double *x, size_t n, size_t max_margin,
+		   struct lkp_summary *out);
+/* The interval rule on two summaries. */
+bool lkp_intervals_apart(const struct lkp_summary *base,
+			 const struct lkp_summary *other);
+
+/*
  * Benjamini-Hochberg adjusted p-values (q-values), q[i] for p[i]: step-up,
  * monotone in p, capped at 1.
  */

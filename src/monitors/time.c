@@ -203,7 +203,6 @@ static const struct metric_spec time_metrics[] = {
 	{ "elapsed_time*", .better = -1, .floor = SECONDS("elapsed_time*") },
 	{ "user_time", .better = -1, .floor = SECONDS("user_time") },
 	{ "system_time", .better = -1, .floor = SECONDS("system_time") },
-	{ "percent_of_cpu_this_job_got", .points = true },
 	{ "major_page_faults", .floor = EVENTS("major_page_faults") },
 	{ "minor_page_faults", .floor = EVENTS("minor_page_faults") },
 	{ "voluntary_context_switches",

@@ -154,7 +154,8 @@ static const struct param_spec vmstat_params[] = {
  * is vmstat(8)'s, found in lkp-tests trees.
  */
 static const struct metric_spec vmstat_metrics[] = {
-	{ "cpu.*", .points = true,
+	/* percentages, but their change is relative, as in lkp-tests */
+	{ "cpu.*",
 	  .floor = METRIC_FLOOR(5, 10, 5, 0, "vmstat.cpu.*: 5%, above 10, 5 apart") },
 	{ "cpu.sy", .floor = METRIC_FLOOR(5, 50, 25, 0,
 					  "vmstat.cpu.sy: 5%, above 50, 25 apart") },

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Counts of scripts/lkp-oracle.sh: for each directory (lkp.keys,
+lkp.table, kdelta.csv, kdelta.table and the matrices), whether the changed
+sets agree and how many of the table rows both print are identical."""
+import csv
+import glob
+import json
+import os
+import sys
+
+
+def rows(path, names):
+    """Table rows of one output by metric name: lines that end with two
+    blanks and a metric name of the matrices."""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            for sep in ("  ",):
+                head, _, name = line.rpartition(sep)
+                if name in names and head.strip():
+                    out[name] = line
+    return out
+
+
+def absent_differs(lkp, kdelta):
+    """Whether the rows differ where kdelta prints an absent variant's
+    mean as "-" (lkp-tests prints 0.00 and a change of -100%)."""
+    return " - " in kdelta and " - " not in lkp
+
+
+def main(dirs):
+    sets = agree = tried = same = absent = 0
+    for d in dirs:
+        names = set()
+        for m in glob.glob(os.path.join(d, "*.json")):
+            names |= set(json.load(open(m))) - {"stats_source"}
+        lkp = set(open(os.path.join(d, "lkp.keys")).read().split("\n")) - {""}
+        with open(os.path.join(d, "kdelta.csv"), newline="") as f:
+            kd = {r["metric"] for r in csv.DictReader(f)
+                  if r["verdict"] == "changed"}
+        sets += 1
+        if lkp == kd:
+            agree += 1
+        else:
+            print("%s: changed sets differ: lkp-tests only %s, kdelta only %s"
+                  % (d, sorted(lkp - kd), sorted(kd - lkp)))
+        a = rows(os.path.join(d, "lkp.table"), names)
+        b = rows(os.path.join(d, "kdelta.table"), names)
+        for name in sorted(set(a) & set(b)):
+            tried += 1
+            if a[name] == b[name]:
+                same += 1
+            elif absent_differs(a[name], b[name]):
+                absent += 1
+            else:
+                print("%s: row differs:\n  lkp-tests: %s\n  kdelta:    %s"
+                      % (d, a[name], b[name]))
+    print("changed sets: %d of %d agree" % (agree, sets))
+    print("rows both print: %d of %d identical, %d differ only where a"
+          " metric is absent from a variant (kdelta: \"-\", lkp-tests: 0.00"
+          " and its change; kdelta(1), LKP COMPATIBILITY)"
+          % (same, tried, absent))
+    return 0 if agree == sets and same + absent == tried else 1
+
+
+sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,54 @@
+#!/usr/bin/env ruby
+# SPDX-License-Identifier: GPL-2.0
+#
+# lkp-tests' own compare, run on matrices: the oracle that kdelta's
+# "--format lkp" and "--test lkp" are checked against (scripts/lkp-oracle.sh).
+# Needs ruby, ruby-activesupport and an lkp-tests work tree in LKP_SRC; this
+# file holds none of lkp-tests' code, it only calls it.
+#
+#   compare.rb [--all | --keys] MATRIX.json[.gz]...
+#
+# The first matrix is the base.  Prints lkp-tests' table for the group
+# (--all: a row for every stat, as "ncompare -a"), or with --keys the names
+# of the stats lkp-tests calls changed, one a line, sorted.
+require 'json'
+require 'zlib'
+
+LKP_SRC = ENV.fetch('LKP_SRC')
+require "#{LKP_SRC}/lib/compare"
+
+# A result root that is one matrix file and one commit axis.
+class OracleRoot
+  include CMResultRoot
+  attr_reader :axes
+
+  def initialize(path, label)
+    text = path.end_with?('.gz') ? Zlib::GzipReader.open(path, &:read) : File.read(path)
+    @matrix = JSON.parse(text)
+    @axes = { 'commit' => label }
+  end
+
+  # lkp-tests changes what it is given: a fresh copy each time.
+  def matrix
+    Marshal.load(Marshal.dump(@matrix))
+  end
+
+  def to_s
+    @axes['commit']
+  end
+end
+
+mode = ARGV.first&.start_with?('--') ? ARGV.shift : nil
+roots = ARGV.each_with_index.map { |path, i| OracleRoot.new(path, "v#{i}") }
+comparer = Compare::Comparer.new
+comparer.set_mresult_roots(roots)
+        .set_sort_mresult_roots(false)
+        .set_compare_axis_keys(['commit'])
+comparer.set_use_all_stat_keys(true) if mode == '--all'
+if mode == '--keys'
+  comparer.compare_groups.each do |group|
+    puts group.changed_stat_keys.sort
+  end
+else
+  comparer.compare
+end
