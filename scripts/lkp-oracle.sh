@@ -15,6 +15,7 @@
 # table rows both print (by name), byte for byte.  Prints the counts and
 # every difference; exits 1 when there is one.
 set -euo pipefail
+shopt -s nullglob
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
 lkp=${2:-/tmp/lkp}

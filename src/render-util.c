@@ -65,18 +65,20 @@ void lkp_add_mean(struct strbuf *out, double mean, size_t n,
 /*
  * " ±NN%": the population stddev in percent of the mean, truncated, as
  * lkp-tests prints it, or blanks when it is not above the style's
- * threshold (so never for a negative mean).  Of a zero mean lkp-tests
- * shows the stddev itself.
+ * threshold (so never for a negative mean, but for one run of a mean
+ * between -50 and 0, whose "stddev" of -1 lkp-tests divides by it too).
+ * Of a zero mean lkp-tests shows the stddev itself.
  */
 static void add_stddev(struct strbuf *out, const struct metric_cell *cell,
 		       enum lkp_style style)
 {
 	const struct sample_summary *s = &cell->sum;
 	double shown_above = style == LKP_STYLE_DETAIL ? 2 : 3;
-	double pct = s->mean != 0 ? 100 * s->pop_stddev / s->mean :
-				    s->pop_stddev;
+	/* of one run lkp-tests takes -1 for the stddev ("none") */
+	double stddev = s->n == 1 ? -1 : s->pop_stddev;
+	double pct = s->mean != 0 ? 100 * stddev / s->mean : stddev;
 
-	if (s->n >= 2 && isfinite(pct) && pct > shown_above) {
+	if (s->n && isfinite(pct) && pct > shown_above) {
 		strbuf_addstr(out, " ±");
 		strbuf_add_ruby_number(out, "%3d", pct);
 		strbuf_addch(out, '%');

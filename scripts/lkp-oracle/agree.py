@@ -30,8 +30,15 @@ def absent_differs(lkp, kdelta):
     return " - " in kdelta and " - " not in lkp
 
 
+def zero_to_zero(lkp, kdelta):
+    """Whether the rows differ where a mean of 0 stays 0: kdelta prints
+    +0.0%, lkp-tests -100.0% (kdelta(1), LKP COMPATIBILITY)."""
+    return ("+0.0%" in kdelta and "-100.0%" in lkp and
+            lkp.replace("-100.0%", "  +0.0%") == kdelta)
+
+
 def main(dirs):
-    sets = agree = tried = same = absent = 0
+    sets = agree = tried = same = absent = zeros = 0
     for d in dirs:
         names = set()
         for m in glob.glob(os.path.join(d, "*.json")):
@@ -54,15 +61,18 @@ def main(dirs):
                 same += 1
             elif absent_differs(a[name], b[name]):
                 absent += 1
+            elif zero_to_zero(a[name], b[name]):
+                zeros += 1
             else:
                 print("%s: row differs:\n  lkp-tests: %s\n  kdelta:    %s"
                       % (d, a[name], b[name]))
     print("changed sets: %d of %d agree" % (agree, sets))
-    print("rows both print: %d of %d identical, %d differ only where a"
-          " metric is absent from a variant (kdelta: \"-\", lkp-tests: 0.00"
-          " and its change; kdelta(1), LKP COMPATIBILITY)"
-          % (same, tried, absent))
-    return 0 if agree == sets and same + absent == tried else 1
+    print("rows both print: %d of %d identical; on purpose (kdelta(1), LKP"
+          " COMPATIBILITY) %d differ where a metric is absent from a variant"
+          " (kdelta: \"-\", lkp-tests: 0.00 and its change), %d where a mean"
+          " of 0 stays 0 (+0.0%%, lkp-tests: -100.0%%)"
+          % (same, tried, absent, zeros))
+    return 0 if agree == sets and same + absent + zeros == tried else 1
 
 
 sys.exit(main(sys.argv[1:]))

@@ -536,6 +536,19 @@ static void test_edges(void)
 			 LKP_CHANGE_PLAIN);
 	CHECK_STR(got, "      0.00            2e+00       2.00        vmstat.procs.b");
 	free(got);
+	/*
+	 * One run: lkp-tests takes -1 for its stddev and divides it by the
+	 * mean too, so that a negative mean above -50 shows one
+	 */
+	row = add_row(cmp, "10.00 -1.00 last_state.exit_code");
+	free(row->cells[1].samples);
+	row->cells[1].samples = xmalloc(sizeof(double));
+	row->cells[1].samples[0] = -1;
+	summarize(row->cells[1].samples, 1, &row->cells[1].sum);
+	got = render_row(row->cells, 2, row->name, LKP_STYLE_DETAIL,
+			 LKP_CHANGE_PLAIN);
+	CHECK_STR(got, "     10.00          -110.0%      -1.00 ±100%  last_state.exit_code");
+	free(got);
 	/* an absent value, and too few runs to decide */
 	row = add_row(cmp, "100.00 ± 10% 90.00 ± 10% time.user_time");
 	row->cells[1].sum.n = 0;
