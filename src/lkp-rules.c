@@ -50,26 +50,6 @@
 /* lkp-tests' cap of the ratio of the middles. */
 #define LKP_MAX_RATIO 5.0
 
-/* lkp-tests etc/failure and etc/pass: failure stats, from the name's start. */
-static const char *const failure_patterns[] = {
-	".+killed_by.*",
-	".+\\.(error|warn|fail)[^_]*$",
-	"dmesg.*",
-	"kmemleak\\..+unreferenced_object\\..+",
-	"kmsg.*",
-	"last_state.*",
-	"locktoture\\..+lock_hotplug",
-	"rcutoture\\..+rcu_hotplug",
-	"stderr.*",
-	"xfstests\\..+fail$",
-	".+\\.pass$",
-};
-
-/* ... but not these parts of the name (lkp-tests' function_stat?). */
-static const char *const not_failure_parts[] = {
-	".time.", ".timestamp:", ".bootstage:",
-};
-
 /* The stats lkp-tests does not bisect: etc/stat-denylist. */
 static const char *const stat_denylist[] = {
 	"Modules_linked_in",
@@ -549,8 +529,6 @@ struct pattern_set {
 #define PATTERN_SET(list, before, after) \
 	{ list, ARRAY_SIZE(list), before, after, { 0 }, false }
 
-static struct pattern_set failure_set =
-	PATTERN_SET(failure_patterns, "^(", ")");
 static struct pattern_set denylist_set = PATTERN_SET(stat_denylist, "(", ")");
 static struct pattern_set allowlist_set =
 	PATTERN_SET(stat_allowlist, "(", ")");
@@ -579,12 +557,69 @@ static bool set_matches(struct pattern_set *set, const char *name)
 	return !regexec(&set->re, name, 0, NULL, 0);
 }
 
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Whether word occurs in s after its first character (".+word"). */
+static const char *after_first(const char *s, const char *word)
+{
+	return *s ? strstr(s + 1, word) : NULL;
+}
+
+/* ".+\.(error|warn|fail)[^_]*$": a failing word, no '_' after it. */
+static bool failing_word(const char *name)
+{
+	static const char *const words[] = { ".error", ".warn", ".fail" };
+
+	for (const char *p = name + 1; *name && (p = strchr(p, '.')); p++)
+		for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+			if (starts_with(p, words[i]) &&
+			    !strchr(p + strlen(words[i]), '_'))
+				return true;
+	return false;
+}
+
+/*
+ * lkp-tests' failure stats, after its etc/failure and etc/pass, whose
+ * patterns match from the name's start (in the comments), unless the name
+ * holds ".time.", ".timestamp:" or ".bootstage:".  Plain string tests: a
+ * comparer asks this of every metric.
+ */
 bool lkp_failure_stat(const char *name)
 {
+	static const char *const not_failure_parts[] = {
+		".time.", ".timestamp:", ".bootstage:",
+	};
+	size_t len = strlen(name);
+	const char *p;
+
 	for (size_t i = 0; i < ARRAY_SIZE(not_failure_parts); i++)
 		if (strstr(name, not_failure_parts[i]))
 			return false;
-	return set_matches(&failure_set, name);
+	/* dmesg.*  kmsg.*  last_state.*  stderr.* */
+	if (starts_with(name, "dmesg") || starts_with(name, "kmsg") ||
+	    starts_with(name, "last_state") || starts_with(name, "stderr"))
+		return true;
+	/* .+killed_by.*  .+\.pass$  .+\.(error|warn|fail)[^_]*$ */
+	if (after_first(name, "killed_by") ||
+	    (len > 5 && !strcmp(name + len - 5, ".pass")) || failing_word(name))
+		return true;
+	/* kmemleak\..+unreferenced_object\..+ */
+	if (starts_with(name, "kmemleak.") &&
+	    (p = after_first(name + 9, "unreferenced_object.")) &&
+	    p[strlen("unreferenced_object.")])
+		return true;
+	/* locktoture\..+lock_hotplug  rcutoture\..+rcu_hotplug */
+	if ((starts_with(name, "locktoture.") &&
+	     after_first(name + 11, "lock_hotplug")) ||
+	    (starts_with(name, "rcutoture.") &&
+	     after_first(name + 10, "rcu_hotplug")))
+		return true;
+	/* xfstests\..+fail$ */
+	return starts_with(name, "xfstests.") && len >= 14 &&
+	       !strcmp(name + len - 4, "fail");
 }
 
 static bool compared_stat(const char *name)
@@ -638,11 +673,6 @@ static int threshold_index(const char *name)
 		if (!regexec(&res[i], name, 0, NULL, 0))
 			return (int)i;
 	return -1;
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
 }
 
 /* Step 5: delta, the middles apart; max, the larger maximum. */
