@@ -4,59 +4,139 @@
  * of a comparison.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "kdelta/counters.h"
+#include "kdelta/json-reader.h"
 #include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/monitor.h"
 #include "kdelta/util.h"
 
-static const char *json_type_name(const json_t *v)
+/*
+ * A string -> index hash table (open addressing, linear probing), for the
+ * union of metric names over runs and variants: tens of thousands of names,
+ * so a linear search per name would make the comparer quadratic.  Each slot
+ * keeps its name's hash: growing rehashes no string, and a probe compares
+ * strings only when the hashes agree.
+ */
+struct name_slot {
+	size_t index;		/* index + 1; 0: empty */
+	uint64_t hash;
+};
+
+struct name_index {
+	struct name_slot *slots;
+	size_t mask;
+	size_t count;
+};
+
+/* Eight bytes a step: names are looked up several times per comparison. */
+static uint64_t name_hash(const char *s)
 {
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
+	size_t len = strlen(s);
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
 	}
-	return "something else";
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ h >> 29;
 }
 
-/* A sample: a finite number, or null for "no value in this run". */
-static int json_sample(const json_t *v, const char *path, const char *metric,
-		       size_t run, double *out, struct kd_err *err)
+static void name_index_init(struct name_index *ix)
 {
-	if (json_is_null(v)) {
-		*out = NAN;
-		return 0;
+	ix->mask = 1023;
+	ix->count = 0;
+	ix->slots = xcalloc(ix->mask + 1, sizeof(*ix->slots));
+}
+
+static struct name_slot *name_index_slot(const struct name_index *ix,
+					 char *const *names, const char *name,
+					 uint64_t hash)
+{
+	size_t i = hash & ix->mask;
+
+	while (ix->slots[i].index &&
+	       (ix->slots[i].hash != hash ||
+		strcmp(names[ix->slots[i].index - 1], name)))
+		i = (i + 1) & ix->mask;
+	return &ix->slots[i];
+}
+
+static void name_index_grow(struct name_index *ix)
+{
+	struct name_slot *old = ix->slots;
+	size_t old_size = ix->mask + 1;
+
+	ix->mask = ix->mask * 2 + 1;
+	ix->slots = xcalloc(ix->mask + 1, sizeof(*ix->slots));
+	for (size_t i = 0; i < old_size; i++) {
+		size_t j = old[i].hash & ix->mask;
+
+		if (!old[i].index)
+			continue;
+		while (ix->slots[j].index)
+			j = (j + 1) & ix->mask;
+		ix->slots[j] = old[i];
 	}
-	if (!json_is_number(v))
-		return kd_error(err, "%s: metric '%s', run %zu: expected a number, got %s",
-				path, metric, run, json_type_name(v));
-	*out = json_number_value(v);
-	if (!isfinite(*out))
-		return kd_error(err, "%s: metric '%s', run %zu: not a finite number",
-				path, metric, run);
-	return 0;
+	free(old);
 }
 
 /*
- * The name a metric of a JSON object is read under: today's name
- * (metric_current_name()), or NULL to skip it when the object holds that
- * name too.
+ * The index of name in names, or (size_t)-1 when absent; *hash is set for
+ * name_index_add().
  */
-static const char *name_read_as(json_t *object, const char *key)
+static size_t name_index_find(const struct name_index *ix, char *const *names,
+			      const char *name, uint64_t *hash)
 {
-	const char *now = metric_current_name(key);
-
-	return now != key && json_object_get(object, now) ? NULL : now;
+	*hash = name_hash(name);
+	return name_index_slot(ix, names, name, *hash)->index - 1;
 }
+
+/* Records that names[index] (just stored by the caller) has this hash. */
+static void name_index_add(struct name_index *ix, char *const *names,
+			   size_t index, uint64_t hash)
+{
+	struct name_slot *slot;
+
+	if (2 * (ix->count + 1) > ix->mask + 1)
+		name_index_grow(ix);
+	slot = name_index_slot(ix, names, names[index], hash);
+	slot->index = index + 1;
+	slot->hash = hash;
+	ix->count++;
+}
+
+static void name_index_release(struct name_index *ix)
+{
+	free(ix->slots);
+	ix->slots = NULL;
+}
+
+/*
+ * A matrix as it is read: each metric's values in file order, then laid
+ * out as nmetrics x nruns.  A metric named twice keeps its first place and
+ * its last values (as jansson and Ruby's JSON read it).
+ */
+struct matrix_reader {
+	struct matrix *m;
+	struct name_index ix;
+	size_t names_alloc;
+	size_t *start, *count;	/* per metric, in values */
+	bool *renamed;		/* per metric: read under an older name */
+	size_t rows_alloc;
+	double *values;
+	size_t nvalues, values_alloc;
+	bool has_sources;
+	size_t nsources;
+};
 
 static void matrix_add_metric(struct matrix *m, size_t *alloc, const char *name)
 {
@@ -65,85 +145,227 @@ static void matrix_add_metric(struct matrix *m, size_t *alloc, const char *name)
 }
 
 /*
- * The run count every array must have: stats_source's length when present
- * (it names the runs), else the first metric's.
+ * The row of the metric named key, read under the name it has today
+ * (metric_current_name()): a new one, or the one named before.  A file
+ * with an older name and today's of one metric keeps today's, whatever
+ * their order: (size_t)-1 says to skip the older one's values.
  */
-static int matrix_width(json_t *root, const char *path, size_t *width,
-			const char **by, struct kd_err *err)
+static size_t reader_row(struct matrix_reader *mr, const char *key)
 {
-	json_t *sources = json_object_get(root, "stats_source");
-	const char *key;
-	json_t *value;
+	struct matrix *m = mr->m;
+	const char *name = metric_current_name(key);
+	bool renamed = name != key;
+	uint64_t hash;
+	size_t i = name_index_find(&mr->ix, m->names, name, &hash);
 
-	if (sources) {
-		if (!json_is_array(sources))
-			return kd_error(err, "%s: stats_source: expected an array, got %s",
-					path, json_type_name(sources));
-		*width = json_array_size(sources);
-		*by = "stats_source";
-		return 0;
+	if (i != (size_t)-1) {
+		if (renamed && !mr->renamed[i])
+			return (size_t)-1;
+		mr->renamed[i] = renamed;
+		return i;
 	}
-	*width = 0;
-	*by = NULL;
-	json_object_foreach(root, key, value) {
-		if (json_is_array(value)) {
-			*width = json_array_size(value);
-			*by = key;
-			break;
-		}
+	matrix_add_metric(m, &mr->names_alloc, name);
+	i = m->nmetrics - 1;
+	name_index_add(&mr->ix, m->names, i, hash);
+	if (m->nmetrics > mr->rows_alloc) {
+		mr->rows_alloc = 2 * m->nmetrics;
+		mr->start = xreallocarray(mr->start, mr->rows_alloc,
+					  sizeof(*mr->start));
+		mr->count = xreallocarray(mr->count, mr->rows_alloc,
+					  sizeof(*mr->count));
+		mr->renamed = xreallocarray(mr->renamed, mr->rows_alloc,
+					    sizeof(*mr->renamed));
+	}
+	mr->renamed[i] = renamed;
+	return i;
+}
+
+/* A sample: a number, or null for "no value in this run". */
+static int read_sample(struct json_reader *r, const char *metric, size_t run,
+		       double *out, struct kd_err *err)
+{
+	enum json_kind kind = json_peek(r);
+
+	if (kind == JSON_KIND_NUMBER)
+		return json_read_number(r, out, err);
+	if (kind == JSON_KIND_NULL) {
+		*out = NAN;
+		return json_read_null(r, err);
+	}
+	if (kind == JSON_KIND_OTHER)
+		return json_read_number(r, out, err);	/* says what is wrong */
+	return kd_error(err, "%s: metric '%s', run %zu: expected a number, got %s",
+			r->path, metric, run, json_kind_name(kind));
+}
+
+static int read_metric(struct matrix_reader *mr, struct json_reader *r,
+		       struct kd_err *err)
+{
+	enum json_kind kind = json_peek(r);
+	size_t row, start;
+	int more;
+
+	if (kind != JSON_KIND_ARRAY)
+		return kd_error(err, "%s: metric '%s': expected an array of numbers, got %s",
+				r->path, r->str.buf, json_kind_name(kind));
+	row = reader_row(mr, r->str.buf);
+	start = mr->nvalues;
+	json_open(r, '[', err);
+	more = json_read_numbers(r, &mr->values, &mr->nvalues,
+				 &mr->values_alloc, err);
+	if (more > 0)
+		return kd_error(err, "%s: metric '%s', run %zu: expected a number, got %s",
+				r->path, r->str.buf, mr->nvalues - start,
+				json_kind_name(json_peek(r)));
+	if (row == (size_t)-1) {
+		mr->nvalues = start;
+	} else {
+		mr->start[row] = start;
+		mr->count[row] = mr->nvalues - start;
+	}
+	return more;
+}
+
+static int read_sources(struct matrix_reader *mr, struct json_reader *r,
+			struct kd_err *err)
+{
+	enum json_kind kind = json_peek(r);
+	bool first = true;
+	int more;
+
+	if (kind != JSON_KIND_ARRAY)
+		return kd_error(err, "%s: stats_source: expected an array, got %s",
+				r->path, json_kind_name(kind));
+	json_open(r, '[', err);
+	mr->has_sources = true;
+	mr->nsources = 0;
+	while ((more = json_item(r, &first, err)) > 0) {
+		kind = json_peek(r);
+		if (kind != JSON_KIND_STRING)
+			return kd_error(err, "%s: stats_source: expected an array of strings, got %s in it",
+					r->path, json_kind_name(kind));
+		if (json_read_string(r, err) < 0)
+			return -1;
+		mr->nsources++;
+	}
+	return more;
+}
+
+/*
+ * The run count: stats_source's length when present (it names the runs),
+ * else the longest array's.  lkp-tests saves a matrix before padding the
+ * stats the last runs lacked, so an array may be shorter: as lkp-tests
+ * reads it, the runs it lacks have 0 there (no value, without
+ * stats_source).  Longer than stats_source is a damaged matrix.
+ */
+static int reader_width(const struct matrix_reader *mr, const char *path,
+			size_t *width, struct kd_err *err)
+{
+	const struct matrix *m = mr->m;
+
+	*width = mr->nsources;
+	for (size_t i = 0; i < m->nmetrics; i++) {
+		if (mr->has_sources && mr->count[i] > *width)
+			return kd_error(err, "%s: ragged matrix: '%s' has %zu values, 'stats_source' has %zu",
+					path, m->names[i], mr->count[i], *width);
+		if (mr->count[i] > *width)
+			*width = mr->count[i];
 	}
 	return 0;
 }
 
-static int matrix_from_json(json_t *root, const char *path, struct matrix *m,
-			    struct kd_err *err)
+/* Lays the values out, one row of width per metric. */
+static void reader_layout(struct matrix_reader *mr, size_t width)
 {
-	size_t alloc = 0, width, i;
-	const char *key, *by;
-	json_t *value, *item;
+	struct matrix *m = mr->m;
+	bool in_place = true;
+	double pad = mr->has_sources ? 0 : NAN;
 
-	if (!json_is_object(root))
-		return kd_error(err, "%s: expected a JSON object of metric arrays, got %s",
-				path, json_type_name(root));
-	if (matrix_width(root, path, &width, &by, err) < 0)
-		return -1;
 	m->nruns = width;
-	m->values = xreallocarray(NULL, json_object_size(root) * width + 1,
-				  sizeof(double));
-	json_object_foreach(root, key, value) {
-		double *row = m->values + m->nmetrics * width;
-		const char *name = name_read_as(root, key);
-
-		if (!strcmp(key, "stats_source") || !name)
-			continue;
-		if (!json_is_array(value))
-			return kd_error(err, "%s: metric '%s': expected an array of numbers, got %s",
-					path, key, json_type_name(value));
-		if (json_array_size(value) != width)
-			return kd_error(err, "%s: ragged matrix: '%s' has %zu values, '%s' has %zu",
-					path, key, json_array_size(value), by,
-					width);
-		json_array_foreach(value, i, item)
-			if (json_sample(item, path, key, i, &row[i], err) < 0)
-				return -1;
-		matrix_add_metric(m, &alloc, name);
+	for (size_t i = 0; i < m->nmetrics && in_place; i++)
+		in_place = mr->count[i] == width && mr->start[i] == i * width;
+	if (in_place) {
+		m->values = mr->values;
+		mr->values = NULL;
+		return;
 	}
+	m->values = xreallocarray(NULL, m->nmetrics * width + 1,
+				  sizeof(double));
+	for (size_t i = 0; i < m->nmetrics; i++) {
+		double *row = m->values + i * width;
+
+		memcpy(row, mr->values + mr->start[i],
+		       mr->count[i] * sizeof(double));
+		for (size_t r = mr->count[i]; r < width; r++)
+			row[r] = pad;
+	}
+}
+
+/* lkp-tests' mark of a run that did not finish: its stats are partial. */
+#define INCOMPLETE_RUN_METRIC "last_state.is_incomplete_run"
+
+static void matrix_find_incomplete(struct matrix *m)
+{
+	const double *row = NULL;
+
+	for (size_t i = 0; i < m->nmetrics && !row; i++)
+		if (!strcmp(m->names[i], INCOMPLETE_RUN_METRIC))
+			row = m->values + i * m->nruns;
+	for (size_t r = 0; row && r < m->nruns; r++) {
+		if (row[r] != 1)
+			continue;
+		if (!m->incomplete)
+			m->incomplete = xcalloc(m->nruns, sizeof(*m->incomplete));
+		m->incomplete[r] = true;
+		m->nincomplete++;
+	}
+}
+
+static int read_matrix(struct matrix_reader *mr, struct json_reader *r,
+		       struct kd_err *err)
+{
+	bool first = true;
+	size_t width;
+	int more;
+
+	if (json_peek(r) != JSON_KIND_OBJECT)
+		return kd_error(err, "%s: expected a JSON object of metric arrays, got %s",
+				r->path, json_kind_name(json_peek(r)));
+	json_open(r, '{', err);
+	while ((more = json_member(r, &first, err)) > 0) {
+		more = strcmp(r->str.buf, "stats_source")
+			? read_metric(mr, r, err) : read_sources(mr, r, err);
+		if (more < 0)
+			return -1;
+	}
+	if (more < 0 || json_finish(r, err) < 0 ||
+	    reader_width(mr, r->path, &width, err) < 0)
+		return -1;
+	reader_layout(mr, width);
+	matrix_find_incomplete(mr->m);
 	return 0;
 }
 
 int matrix_parse(const char *text, size_t len, const char *path,
 		 struct matrix *out, struct kd_err *err)
 {
-	json_error_t jerr;
-	json_t *root = json_loadb(text, len, 0, &jerr);
+	struct matrix_reader mr = { .m = out };
+	struct json_reader r;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!root)
-		return kd_error(err, "%s: invalid JSON at line %d, column %d: %s",
-				path, jerr.line, jerr.column, jerr.text);
-	ret = matrix_from_json(root, path, out, err);
-	json_decref(root);
+	name_index_init(&mr.ix);
+	/* About one number in eight bytes: few reallocations. */
+	mr.values_alloc = len / 8 + 16;
+	mr.values = xreallocarray(NULL, mr.values_alloc, sizeof(double));
+	json_reader_init(&r, text, len, path);
+	ret = read_matrix(&mr, &r, err);
+	json_reader_release(&r);
+	name_index_release(&mr.ix);
+	free(mr.start);
+	free(mr.count);
+	free(mr.renamed);
+	free(mr.values);
 	if (ret < 0)
 		matrix_release(out);
 	return ret;
@@ -165,155 +387,79 @@ int matrix_load(const char *path, struct matrix *out, struct kd_err *err)
 }
 
 /*
- * A string -> index hash table (open addressing, linear probing), for the
- * union of metric names over runs and variants: tens of thousands of names,
- * so a linear search per name would make the comparer quadratic.
+ * Adds run 'run' of n from one stats.json ({"metric": number, ...}) to m,
+ * whose rows are n wide; a metric new to m has 0 in the runs before.
  */
-struct name_index {
-	size_t *slots;		/* index + 1; 0: empty */
-	size_t mask;
-	size_t count;
-	char *const *names;	/* *names[i] is entry i's name */
-};
-
-static void name_index_init(struct name_index *ix, char *const *names)
+static int matrix_add_stats(struct matrix_reader *mr, size_t n, size_t run,
+			    struct json_reader *r, struct kd_err *err)
 {
-	ix->mask = 1023;
-	ix->count = 0;
-	ix->slots = xcalloc(ix->mask + 1, sizeof(*ix->slots));
-	ix->names = names;
-}
+	struct matrix *m = mr->m;
+	bool first = true;
+	int more;
 
-static size_t *name_index_slot(const struct name_index *ix, const char *name)
-{
-	size_t i = hash64(name, strlen(name)) & ix->mask;
+	if (json_peek(r) != JSON_KIND_OBJECT)
+		return kd_error(err, "%s: expected a JSON object of metrics, got %s",
+				r->path, json_kind_name(json_peek(r)));
+	json_open(r, '{', err);
+	while ((more = json_member(r, &first, err)) > 0) {
+		size_t before = m->nmetrics, row;
+		double sample;
 
-	while (ix->slots[i] && strcmp(ix->names[ix->slots[i] - 1], name))
-		i = (i + 1) & ix->mask;
-	return &ix->slots[i];
-}
-
-static void name_index_grow(struct name_index *ix)
-{
-	size_t *old = ix->slots, old_size = ix->mask + 1;
-
-	ix->mask = ix->mask * 2 + 1;
-	ix->slots = xcalloc(ix->mask + 1, sizeof(*ix->slots));
-	for (size_t i = 0; i < old_size; i++)
-		if (old[i])
-			*name_index_slot(ix, ix->names[old[i] - 1]) = old[i];
-	free(old);
-}
-
-/*
- * The index of name, or (size_t)-1 when absent.  names may have moved
- * (realloc) since the last call: pass the current array.
- */
-static size_t name_index_find(struct name_index *ix, char *const *names,
-			      const char *name)
-{
-	size_t *slot;
-
-	ix->names = names;
-	slot = name_index_slot(ix, name);
-	return *slot ? *slot - 1 : (size_t)-1;
-}
-
-/* Records that names[index] (already stored by the caller) is name. */
-static void name_index_add(struct name_index *ix, char *const *names,
-			   size_t index)
-{
-	ix->names = names;
-	if (2 * (ix->count + 1) > ix->mask + 1)
-		name_index_grow(ix);
-	*name_index_slot(ix, names[index]) = index + 1;
-	ix->count++;
-}
-
-static void name_index_release(struct name_index *ix)
-{
-	free(ix->slots);
-	ix->slots = NULL;
-}
-
-/* Appends run number 'run' of a stats.json object to m. */
-static int matrix_add_stats(struct matrix *m, size_t *names_alloc,
-			    struct name_index *ix, size_t runs, size_t run,
-			    json_t *stats, const char *path, struct kd_err *err)
-{
-	const char *key;
-	json_t *value;
-
-	json_object_foreach(stats, key, value) {
-		const char *name = name_read_as(stats, key);
-		size_t i;
-		double sample = NAN;
-
-		if (json_sample(value, path, key, run, &sample, err) < 0)
-			return -1;
-		if (!name)
+		/* It names the run, in some of lkp-tests' files. */
+		if (!strcmp(r->str.buf, "stats_source")) {
+			if (json_read_string(r, err) < 0)
+				return -1;
 			continue;
-		i = name_index_find(ix, m->names, name);
-		if (i == (size_t)-1) {
-			matrix_add_metric(m, names_alloc, name);
-			i = m->nmetrics - 1;
-			name_index_add(ix, m->names, i);
-			m->values = xreallocarray(m->values, m->nmetrics * runs,
-						  sizeof(double));
-			for (size_t r = 0; r < runs; r++)
-				m->values[i * runs + r] = NAN;
 		}
-		m->values[i * runs + run] = sample;
+		row = reader_row(mr, r->str.buf);
+		if (row == before) {
+			ALLOC_GROW(m->values, (row + 1) * n, mr->values_alloc);
+			memset(m->values + row * n, 0, n * sizeof(double));
+		}
+		if (read_sample(r, r->str.buf, run, &sample, err) < 0)
+			return -1;
+		if (row != (size_t)-1)
+			m->values[row * n + run] = isnan(sample) ? 0 : sample;
 	}
-	return 0;
+	return more < 0 ? -1 : json_finish(r, err);
 }
 
-static int stats_file_load(const char *path, json_t **out, struct kd_err *err)
+static int stats_file_add(struct matrix_reader *mr, size_t n, size_t run,
+			  const char *path, struct kd_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	json_error_t jerr;
+	struct json_reader r;
+	int ret;
 
-	*out = NULL;
 	if (read_file(path, &sb, err) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
-	*out = json_loadb(sb.buf, sb.len, 0, &jerr);
+	json_reader_init(&r, sb.buf, sb.len, path);
+	ret = matrix_add_stats(mr, n, run, &r, err);
+	json_reader_release(&r);
 	strbuf_release(&sb);
-	if (!*out)
-		return kd_error(err, "%s: invalid JSON at line %d, column %d: %s",
-				path, jerr.line, jerr.column, jerr.text);
-	if (!json_is_object(*out)) {
-		kd_error(err, "%s: expected a JSON object of metrics, got %s",
-			 path, json_type_name(*out));
-		json_decref(*out);
-		*out = NULL;
-		return -1;
-	}
-	return 0;
+	return ret;
 }
 
 int matrix_from_stats(const char *const *stats_paths, size_t n,
 		      struct matrix *out, struct kd_err *err)
 {
-	struct name_index ix;
-	size_t names_alloc = 0;
+	struct matrix_reader mr = { .m = out };
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->nruns = n;
-	name_index_init(&ix, out->names);
-	for (size_t run = 0; run < n && !ret; run++) {
-		json_t *stats;
-
-		ret = stats_file_load(stats_paths[run], &stats, err);
-		if (!ret)
-			ret = matrix_add_stats(out, &names_alloc, &ix, n, run,
-					       stats, stats_paths[run], err);
-		json_decref(stats);
-	}
-	name_index_release(&ix);
-	if (ret < 0)
+	name_index_init(&mr.ix);
+	for (size_t run = 0; run < n && !ret; run++)
+		ret = stats_file_add(&mr, n, run, stats_paths[run], err);
+	name_index_release(&mr.ix);
+	free(mr.start);
+	free(mr.count);
+	free(mr.renamed);
+	if (!ret)
+		matrix_find_incomplete(out);
+	else
 		matrix_release(out);
 	return ret;
 }
@@ -324,6 +470,7 @@ void matrix_release(struct matrix *m)
 		free(m->names[i]);
 	free(m->names);
 	free(m->values);
+	free(m->incomplete);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -374,17 +521,39 @@ bool metric_is_key(const char *name)
 	return !source_is_monitor(source);
 }
 
+/*
+ * lkp-tests' failure stats (its "function stats"): counts of what went
+ * wrong in each run, kept for every run where performance stats lose the
+ * incomplete ones.
+ */
+static const char *const failure_sources[] = {
+	"dmesg", "kmsg", "last_state", "stderr",
+};
+
+bool metric_is_failure_stat(const char *name)
+{
+	const char *dot = strchr(name, '.');
+	size_t len = dot ? (size_t)(dot - name) : strlen(name);
+
+	for (size_t i = 0; i < ARRAY_SIZE(failure_sources); i++)
+		if (len == strlen(failure_sources[i]) &&
+		    !strncmp(name, failure_sources[i], len))
+			return true;
+	return false;
+}
+
 bool metric_absent_means_zero(const char *name)
 {
 	return metric_kind(name) == METRIC_COUNTER;
 }
 
 /*
- * The samples of one metric in one variant: the values present, or, for an
- * event counter, every run with zero where a run lacks it.
+ * The samples of one metric in one variant: the values of the runs not
+ * skipped, where a run lacking a value (null in an older kdelta matrix)
+ * counts as zero for an event counter and not at all otherwise.
  */
 static void cell_fill(struct metric_cell *cell, const double *row,
-		      size_t nruns, bool zero_when_absent)
+		      size_t nruns, const bool *skip, bool zero_when_absent)
 {
 	size_t n = 0;
 
@@ -397,6 +566,8 @@ static void cell_fill(struct metric_cell *cell, const double *row,
 	for (size_t r = 0; r < nruns; r++) {
 		double v = row ? row[r] : NAN;
 
+		if (skip && skip[r])
+			continue;
 		if (isnan(v) && zero_when_absent)
 			v = 0;
 		if (!isnan(v))
@@ -435,19 +606,22 @@ static size_t *comparison_index_rows(struct comparison *cmp,
 	for (size_t v = 0; v < cmp->nvariants; v++)
 		total += matrices[v]->nmetrics;
 	where = xreallocarray(NULL, total + 1, sizeof(*where));
-	name_index_init(&ix, names);
+	name_index_init(&ix);
 	for (size_t v = 0; v < cmp->nvariants; v++) {
 		const struct matrix *m = matrices[v];
 
 		for (size_t i = 0; i < m->nmetrics; i++, k++) {
-			where[k] = name_index_find(&ix, names, m->names[i]);
+			uint64_t hash;
+
+			where[k] = name_index_find(&ix, names, m->names[i],
+						   &hash);
 			if (where[k] != (size_t)-1)
 				continue;
 			where[k] = comparison_add_row(cmp, &rows_alloc,
 						      m->names[i]);
 			ALLOC_GROW(names, cmp->nrows, *names_alloc);
 			names[where[k]] = cmp->rows[where[k]].name;
-			name_index_add(&ix, names, where[k]);
+			name_index_add(&ix, names, where[k], hash);
 		}
 	}
 	name_index_release(&ix);
@@ -462,9 +636,12 @@ void comparison_add_matrices(struct comparison *cmp,
 	size_t *where = comparison_index_rows(cmp, matrices, &names_alloc);
 	const double **rows_of = xcalloc(cmp->nrows + 1, sizeof(*rows_of));
 	bool *zero = xcalloc(cmp->nrows + 1, sizeof(*zero));
+	bool *failure = xcalloc(cmp->nrows + 1, sizeof(*failure));
 
-	for (size_t r = 0; r < cmp->nrows; r++)
+	for (size_t r = 0; r < cmp->nrows; r++) {
 		zero[r] = metric_absent_means_zero(cmp->rows[r].name);
+		failure[r] = metric_is_failure_stat(cmp->rows[r].name);
+	}
 	for (size_t v = 0; v < cmp->nvariants; v++) {
 		const struct matrix *m = matrices[v];
 
@@ -474,8 +651,11 @@ void comparison_add_matrices(struct comparison *cmp,
 		for (size_t r = 0; r < cmp->nrows; r++)
 			if (rows_of[r] || zero[r])
 				cell_fill(&cmp->rows[r].cells[v], rows_of[r],
-					  m->nruns, zero[r]);
+					  m->nruns,
+					  failure[r] ? NULL : m->incomplete,
+					  zero[r]);
 	}
+	free(failure);
 	free(zero);
 	free(rows_of);
 	free(where);

@@ -804,9 +804,10 @@ int result_dir_load(const struct result_dir *dir, struct matrix *m,
 	else
 		ret = matrix_from_stats((const char *const *)rs.ok_stats,
 					rs.nok, m, err);
-	v->runs = m->nruns;
+	/* lkp-tests' incomplete runs are in its matrix: counted apart. */
+	v->runs = m->nruns - m->nincomplete;
 	v->runs_failed = rs.failed;
-	v->runs_incomplete = rs.incomplete;
+	v->runs_incomplete = rs.incomplete + m->nincomplete;
 	run_scan_release(&rs);
 	free(path);
 	return ret;

@@ -11,26 +11,38 @@
 /*
  * One commit directory's results: matrix.json[.gz] ({"metric": [run0, run1,
  * ...], "stats_source": [...]}, the lkp-tests shape), or the same built from
- * the stats.json of its runs.  Names are read as they are called today
- * (metric_current_name()).
+ * the stats.json of its runs.  As lkp-tests reads them, a run that lacks a
+ * metric has 0 there: a shorter array (lkp-tests saves its matrix before
+ * padding what the last runs lacked) is padded with zeros up to
+ * stats_source's length, and a stats.json lacking a metric is 0 in it.
+ * Names are read as they are called today (metric_current_name()).
  */
 struct matrix {
 	size_t nruns;
 	size_t nmetrics;
 	char **names;		/* in file order */
 	double *values;		/* nmetrics x nruns, row-major; NAN: no value
-				 * in that run (null in the file) */
+				 * in that run (null in a matrix kdelta wrote
+				 * before it wrote lkp's form, or a short
+				 * array without stats_source) */
+	/*
+	 * The runs lkp-tests marks incomplete (last_state.is_incomplete_run
+	 * is 1): NULL when there are none.  Their performance stats are
+	 * partial, and left out of comparisons.
+	 */
+	bool *incomplete;
+	size_t nincomplete;
 };
 
-/* Parses matrix text; path is only for messages. */
+/*
+ * Parses matrix text (src/json-reader.c reads it straight into the
+ * arrays); path is only for messages.
+ */
 int matrix_parse(const char *text, size_t len, const char *path,
 		 struct matrix *out, struct kd_err *err);
 /* Reads matrix.json or matrix.json.gz. */
 int matrix_load(const char *path, struct matrix *out, struct kd_err *err);
-/*
- * Builds a matrix from the stats.json files of runs, in the order given:
- * a metric some run lacks has no value (NAN) there.
- */
+/* Builds a matrix from the stats.json files of runs, in the order given. */
 int matrix_from_stats(const char *const *stats_paths, size_t n,
 		      struct matrix *out, struct kd_err *err);
 void matrix_release(struct matrix *m);
@@ -42,6 +54,11 @@ void matrix_release(struct matrix *m);
  */
 bool metric_is_key(const char *name);
 /*
+ * lkp-tests' failure stats (dmesg.*, kmsg.*, last_state.*, stderr.*): they
+ * count every run, incomplete ones too.
+ */
+bool metric_is_failure_stat(const char *name);
+/*
  * An event counter that its monitor reports as zero when nothing happened,
  * so that a run lacking it counts as zero, not as absent.
  */
@@ -50,7 +67,8 @@ bool metric_absent_means_zero(const char *name);
 /*
  * Fills cmp->rows from one matrix per variant (cmp->nvariants of them):
  * the union of their metrics, each cell's samples (the values present) and
- * sum.n, NULL samples where a variant lacks the metric.
+ * sum.n, NULL samples where a variant lacks the metric.  A failure stat's
+ * cell holds every run; any other leaves out the incomplete runs.
  */
 void comparison_add_matrices(struct comparison *cmp,
 			     const struct matrix *const *matrices);

@@ -13,15 +13,13 @@ bad_matrix() { printf '%s' "$1" | gzip -n >"$C/v2/matrix.json.gz"; }
 M=$C/v2/matrix.json.gz
 
 bad_matrix '{"punch.usecs": [1, 2, 3'
-expect_error 2 "kdelta: $M: invalid JSON at line 1, column 24: ']' expected near end of file" cmp_ v1 v2
+expect_error 2 "kdelta: $M: invalid JSON at line 1, column 25: expected ',' or ']', got the end of the input" cmp_ v1 v2
 bad_matrix '{"punch.usecs": [1, "fast", 3]}'
 expect_error 2 "kdelta: $M: metric 'punch.usecs', run 1: expected a number, got a string" cmp_ v1 v2
 bad_matrix '{"punch.usecs": [1, NaN, 3]}'
-expect_error 2 "kdelta: $M: invalid JSON at line 1, column 23: invalid token near 'NaN'" cmp_ v1 v2
+expect_error 2 "kdelta: $M: invalid JSON at line 1, column 21: expected a number, got 'N'" cmp_ v1 v2
 bad_matrix '{"punch.usecs": [1, 1e999, 3]}'
-expect_error 2 "kdelta: $M: invalid JSON at line 1, column 25: real number overflow near '1e999'" cmp_ v1 v2
-bad_matrix '{"punch.usecs": [1, 2, 3], "meminfo.Dirty": [4, 5]}'
-expect_error 2 "kdelta: $M: ragged matrix: 'meminfo.Dirty' has 2 values, 'punch.usecs' has 3" cmp_ v1 v2
+expect_error 2 "kdelta: $M: invalid JSON at line 1, column 21: number out of range: 1e999" cmp_ v1 v2
 bad_matrix '{"punch.usecs": [1, 2, 3], "stats_source": ["0", "1"]}'
 expect_error 2 "kdelta: $M: ragged matrix: 'punch.usecs' has 3 values, 'stats_source' has 2" cmp_ v1 v2
 # A truncated gzip stream.
@@ -34,7 +32,7 @@ rm "$M"
 echo '{"punch.usecs": "slow"}' >"$C/v2/1/stats.json"
 expect_error 2 "kdelta: $C/v2/1/stats.json: metric 'punch.usecs', run 1: expected a number, got a string" cmp_ v1 v2
 echo '{"punch.usecs": 2' >"$C/v2/1/stats.json"
-expect_error 2 "kdelta: $C/v2/1/stats.json: invalid JSON at line 2, column 0: '}' expected near end of file" cmp_ v1 v2
+expect_error 2 "kdelta: $C/v2/1/stats.json: invalid JSON at line 2, column 1: expected ',' or '}', got the end of the input" cmp_ v1 v2
 echo '{"punch.usecs": 2}' >"$C/v2/1/stats.json"
 printf 'testcase: [punch\n' >"$C/v1/0/job.yaml"
 expect_error 2 "kdelta: $C/v1/0/job.yaml:2:1: invalid YAML: did not find expected ',' or ']'" cmp_ v1 v2

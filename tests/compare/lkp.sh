@@ -35,4 +35,53 @@ expect_output "$TESTDATA/compare/lkp-aim9.txt" \
 # lkp-tests' whole decision: the same rows here
 expect_output "$TESTDATA/compare/lkp-aim9.txt" \
 	"$KDELTA" compare --result-root "$R" --test lkp $base $fix
+
+# A matrix.json as lkp-tests writes it (by hand, in its format): the last
+# run lacked proc-vmstat.pgfree, so its array is short (lkp-tests saves the
+# matrix before padding it with zeros), and runs marked incomplete
+# (last_state.is_incomplete_run 1) are left out of performance stats.
+# The samples below are those lkp-tests' own Ruby reads from these files
+# (NMResultRoot#matrix, then complete_matrix: lib/nresult_root.rb).
+R2=$T/ragged
+for c in base fix; do
+	for r in 0 1 2 3; do
+		mkdir -p "$R2/$P/$c/$r"
+		echo 'testcase: aim9' >"$R2/$P/$c/$r/job.yaml"
+		echo '{}' >"$R2/$P/$c/$r/stats.json"
+	done
+done
+cat >"$R2/$P/base/matrix.json" <<'EOF'
+{
+  "aim9.creat-clo.ops_per_sec": [100, 50, 101, 99],
+  "last_state.is_incomplete_run": [0, 1],
+  "proc-vmstat.pgfree": [10, 11, 12],
+  "stats_source": ["b/0/stats.json", "b/1/stats.json", "b/2/stats.json",
+                   "b/3/stats.json"]
+}
+EOF
+cat >"$R2/$P/fix/matrix.json" <<'EOF'
+{
+  "aim9.creat-clo.ops_per_sec": [130, 131, 129, 60],
+  "last_state.is_incomplete_run": [0, 0, 0, 1],
+  "proc-vmstat.pgfree": [20, 20, 20, 30],
+  "stats_source": ["f/0/stats.json", "f/1/stats.json", "f/2/stats.json",
+                   "f/3/stats.json"]
+}
+EOF
+cat >"$T/want" <<'EOF'
+metric,variant,n,mean,samples
+aim9.creat-clo.ops_per_sec,base,3,100,100 101 99
+aim9.creat-clo.ops_per_sec,fix,3,130,130 131 129
+proc-vmstat.pgfree,base,3,7.333333333,10 12 0
+proc-vmstat.pgfree,fix,3,20,20 20 20
+last_state.is_incomplete_run,base,4,0.25,0 1 0 0
+last_state.is_incomplete_run,fix,4,0.25,0 0 0 1
+EOF
+"$KDELTA" compare --format csv --result-root "$R2" base fix >"$T/csv" ||
+	fail "compare of a ragged lkp-tests matrix failed"
+cut -d, -f2,4,5,6,18 "$T/csv" | diff -u "$T/want" - >&2 ||
+	fail "ragged matrix, incomplete runs: not read as lkp-tests reads them"
+"$KDELTA" compare --format json --result-root "$R2" base fix >"$T/json"
+[ "$(tr -d ' \n' <"$T/json" | grep -o '"runs":3,"failed":0,"incomplete":1' | wc -l)" = 2 ] ||
+	fail "lkp-tests' incomplete runs are not counted as incomplete"
 finish

@@ -28,21 +28,86 @@ static void test_parse(void)
 	CHECK(m.values[5] == 5);
 	matrix_release(&m);
 
-	/* Without stats_source, the first array sets the width. */
-	CHECK(parse("{\"a\": [1, 2], \"b\": [3]}", &m, &err) < 0);
-	CHECK_STR(err.msg, "m.json: ragged matrix: 'b' has 1 values, 'a' has 2");
+	/*
+	 * Ragged, as lkp-tests saves a matrix when the last runs lack a stat
+	 * (lib/matrix.rb unite_to saves before matrix_fill_missing_zeros):
+	 * zeros up to stats_source's length; without stats_source the
+	 * longest array sets the width and the others lack values.
+	 */
+	CHECK(parse("{\"a\": [1, 2, 3], \"b\": [4],"
+		    " \"stats_source\": [\"0\", \"1\", \"2\"], \"c\": []}",
+		    &m, &err) == 0);
+	CHECK(m.nruns == 3 && m.nmetrics == 3);
+	CHECK(m.values[3] == 4 && m.values[4] == 0 && m.values[5] == 0);
+	CHECK(m.values[6] == 0 && m.values[8] == 0);
+	matrix_release(&m);
+	CHECK(parse("{\"a\": [1, 2], \"b\": [3]}", &m, &err) == 0);
+	CHECK(m.nruns == 2 && m.values[2] == 3 && isnan(m.values[3]));
+	matrix_release(&m);
+	/* A metric named twice: its first place, its last values. */
+	CHECK(parse("{\"a\": [1, 2], \"b\": [3, 4], \"a\": [5, 6]}", &m,
+		    &err) == 0);
+	CHECK(m.nmetrics == 2 && !strcmp(m.names[0], "a") && m.values[1] == 6);
+	CHECK(m.values[2] == 3 && !m.incomplete);
+	matrix_release(&m);
+	/* Numbers: exact, whatever path converts them. */
+	CHECK(parse("{\"a\": [0.1, -0, 1e22, 1e23, 123456789012345678901234,"
+		    " 2.2250738585072014e-308, 4.9e-324, -1.5E+3, 0.000001]}",
+		    &m, &err) == 0);
+	CHECK(m.values[0] == 0.1 && m.values[1] == 0 && signbit(m.values[1]));
+	CHECK(m.values[2] == 1e22 && m.values[3] == 1e23);
+	CHECK(m.values[4] == 123456789012345678901234.0);
+	CHECK(m.values[5] == 2.2250738585072014e-308 && m.values[6] == 4.9e-324);
+	CHECK(m.values[7] == -1500 && m.values[8] == 0.000001);
+	matrix_release(&m);
 	CHECK(parse("{\"a\": [1, 2], \"stats_source\": [\"0\"]}", &m, &err) < 0);
 	CHECK_STR(err.msg, "m.json: ragged matrix: 'a' has 2 values, 'stats_source' has 1");
 	CHECK(parse("{\"a\": [1, \"2\"]}", &m, &err) < 0);
 	CHECK_STR(err.msg, "m.json: metric 'a', run 1: expected a number, got a string");
+	CHECK(parse("{\"a\": [[1]]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: metric 'a', run 0: expected a number, got an array");
 	CHECK(parse("{\"a\": 1}", &m, &err) < 0);
 	CHECK_STR(err.msg, "m.json: metric 'a': expected an array of numbers, got a number");
 	CHECK(parse("[1]", &m, &err) < 0);
 	CHECK_STR(err.msg, "m.json: expected a JSON object of metric arrays, got an array");
+	CHECK(parse("{\"stats_source\": 3}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: stats_source: expected an array, got a number");
+	CHECK(parse("{\"stats_source\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: stats_source: expected an array of strings, got a number in it");
 	CHECK(parse("{\"a\": [NaN]}", &m, &err) < 0);
-	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 10: invalid token near 'NaN'");
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 8: expected a number, got 'N'");
 	CHECK(parse("{\"a\": [1e999]}", &m, &err) < 0);
-	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 12: real number overflow near '1e999'");
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 8: number out of range: 1e999");
+	CHECK(parse("{\"a\":\n [01]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 2, column 4: expected ',' or ']', got '1'");
+	CHECK(parse("{\"a\": [1.]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 8: malformed number");
+	CHECK(parse("{\"a\": [1,]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 10: expected a number, got ']'");
+	CHECK(parse("{\"a\": [1]", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 10: expected ',' or '}', got the end of the input");
+	CHECK(parse("{\"a\": [1]} x", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 12: expected nothing more, got 'x'");
+	CHECK(parse("{\"a\\u0000\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: \\u0000 in a string");
+	CHECK(parse("{\"a\xff\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: invalid UTF-8 in a string");
+	CHECK(parse("{\"a\\ud800\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: high surrogate without its low half");
+	CHECK(parse("{\"a\\x\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: invalid escape in a string");
+	CHECK(parse("{\"a\\udc00\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: lone low surrogate");
+	CHECK(parse("{\"a\\u12\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: expected four hex digits after \\u");
+	CHECK(parse("{\"a\xed\xa0\x80\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: invalid UTF-8 in a string");
+	CHECK(parse("{\"a\tb\": [1]}", &m, &err) < 0);
+	CHECK_STR(err.msg, "m.json: invalid JSON at line 1, column 4: control character 0x09 in a string");
+	/* Escapes decode, surrogate pairs included. */
+	CHECK(parse("{\"\\u00e9\\ud83d\\ude00\\t\\/\": [1]}", &m, &err) == 0);
+	CHECK_STR(m.names[0], "\xc3\xa9\xf0\x9f\x98\x80\t/");
+	matrix_release(&m);
 	CHECK(parse("{}", &m, &err) == 0);
 	CHECK(m.nmetrics == 0 && m.nruns == 0);
 	matrix_release(&m);
@@ -117,6 +182,45 @@ static void test_rows(void)
 	matrix_release(&b);
 }
 
+/*
+ * lkp-tests' incomplete runs (last_state.is_incomplete_run 1): left out of
+ * performance stats, counted in failure stats (lib/compare.rb uses its
+ * complete_matrixes for the former, every run for the latter).  Matrix
+ * made by hand in lkp-tests' format.
+ */
+static void test_incomplete_runs(void)
+{
+	struct matrix a;
+	const struct matrix *ms[] = { &a };
+	struct comparison cmp = { 0 };
+	const struct metric_row *row;
+	struct kd_err err;
+
+	CHECK(parse("{\"last_state.is_incomplete_run\": [0, 1, 0, 1],"
+		    " \"w.ops\": [10, 99, 12, 98], \"dmesg.oops\": [0, 1],"
+		    " \"stats_source\": [\"0\", \"1\", \"2\", \"3\"]}",
+		    &a, &err) == 0);
+	CHECK(a.nincomplete == 2 && a.incomplete && a.incomplete[1] &&
+	      !a.incomplete[2] && a.incomplete[3]);
+	cmp.nvariants = 1;
+	cmp.variants = xcalloc(1, sizeof(*cmp.variants));
+	comparison_add_matrices(&cmp, ms);
+	row = row_named(&cmp, "w.ops");
+	CHECK(row && row->cells[0].sum.n == 2 && row->cells[0].samples[0] == 10 &&
+	      row->cells[0].samples[1] == 12);
+	row = row_named(&cmp, "dmesg.oops");
+	CHECK(row && row->cells[0].sum.n == 4 && row->cells[0].samples[1] == 1 &&
+	      row->cells[0].samples[3] == 0);
+	row = row_named(&cmp, "last_state.is_incomplete_run");
+	CHECK(row && row->cells[0].sum.n == 4);
+	CHECK(metric_is_failure_stat("stderr.has_stderr"));
+	CHECK(metric_is_failure_stat("kmsg"));
+	CHECK(!metric_is_failure_stat("dmesgx.y"));
+	CHECK(!metric_is_failure_stat("aim9.creat-clo.ops_per_sec"));
+	comparison_release(&cmp);
+	matrix_release(&a);
+}
+
 /* Many names: the hash table grows and still finds every one. */
 static void test_many_metrics(void)
 {
@@ -174,6 +278,7 @@ int main(void)
 	test_renamed();
 	test_families();
 	test_rows();
+	test_incomplete_runs();
 	test_many_metrics();
 	return check_done();
 }
