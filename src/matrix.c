@@ -464,6 +464,78 @@ int matrix_from_stats(const char *const *stats_paths, size_t n,
 	return ret;
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_add_string(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			strbuf_addf(out, "\\%c", c);
+		else if (c < 0x20)
+			strbuf_addf(out, "\\u%04x", c);
+		else
+			strbuf_addch(out, (char)c);
+	}
+	strbuf_addch(out, '"');
+}
+
+/* The shortest of %.15g, %.16g and %.17g that reads back exactly. */
+static void json_add_number(struct strbuf *out, double v)
+{
+	char buf[32];
+
+	if (v == trunc(v) && fabs(v) < 1e15) {
+		strbuf_addf(out, "%.0f", v == 0 ? 0 : v);
+		return;
+	}
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	strbuf_addstr(out, buf);
+}
+
+static int compare_names(const void *a, const void *b, void *names)
+{
+	const char *const *n = names;
+
+	return strcmp(n[*(const size_t *)a], n[*(const size_t *)b]);
+}
+
+void matrix_to_json(const struct matrix *m, const char *const *sources,
+		    struct strbuf *out)
+{
+	size_t *order = xcalloc(m->nmetrics + 1, sizeof(*order));
+
+	for (size_t i = 0; i < m->nmetrics; i++)
+		order[i] = i;
+	qsort_r(order, m->nmetrics, sizeof(*order), compare_names, m->names);
+	strbuf_addch(out, '{');
+	for (size_t i = 0; i < m->nmetrics; i++) {
+		const double *row = m->values + order[i] * m->nruns;
+
+		json_add_string(out, m->names[order[i]]);
+		strbuf_addstr(out, ":[");
+		for (size_t r = 0; r < m->nruns; r++) {
+			if (r)
+				strbuf_addch(out, ',');
+			json_add_number(out, isnan(row[r]) ? 0 : row[r]);
+		}
+		strbuf_addstr(out, "],");
+	}
+	strbuf_addstr(out, "\"stats_source\":[");
+	for (size_t r = 0; r < m->nruns; r++) {
+		if (r)
+			strbuf_addch(out, ',');
+		json_add_string(out, sources[r]);
+	}
+	strbuf_addstr(out, "]}\n");
+	free(order);
+}
+
 void matrix_release(struct matrix *m)
 {
 	for (size_t i = 0; i < m->nmetrics; i++)

@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
+#include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -165,97 +164,63 @@ char *store_run_status(const char *run_dir)
 	return strbuf_detach(&sb);
 }
 
-/* Appends one run's stats to the matrix, with null for what it lacks. */
-static void matrix_add_run(json_t *matrix, json_t *stats, size_t index)
+/* The stats.json of every "ok" run of commit_dir, in run order. */
+static int ok_stats_files(const char *commit_dir, char ***out, size_t *n,
+			  struct kd_err *err)
 {
-	const char *key;
-	json_t *value, *column;
+	unsigned *runs;
+	size_t nruns, alloc = 0;
 
-	json_object_foreach(stats, key, value) {
-		if (!json_is_number(value) || !strcmp(key, "stats_source"))
-			continue;
-		column = json_object_get(matrix, key);
-		if (!column) {
-			column = json_array();
-			for (size_t i = 0; i < index; i++)
-				json_array_append_new(column, json_null());
-			json_object_set_new(matrix, key, column);
-		}
-		json_array_append(column, value);
-	}
-	json_object_foreach(matrix, key, column) {
-		if (json_array_size(column) == index)
-			json_array_append_new(column, json_null());
-	}
-}
-
-static int matrix_add_run_dir(json_t *matrix, json_t *sources,
-			      const char *run_dir, struct kd_err *err)
-{
-	char *path = xasprintf("%s/%s", run_dir, STORE_STATS_FILE);
-	json_error_t jerr;
-	json_t *stats = json_load_file(path, 0, &jerr);
-
-	if (!stats || !json_is_object(stats)) {
-		kd_error(err, "%s:%d: %s; extract it again with 'kdelta stats %s'",
-			 path, jerr.line, stats ? "not a JSON object" : jerr.text,
-			 run_dir);
-		json_decref(stats);
-		free(path);
+	*out = NULL;
+	*n = 0;
+	if (store_list_runs(commit_dir, &runs, &nruns, err) < 0)
 		return -1;
+	for (size_t i = 0; i < nruns; i++) {
+		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
+		char *status = store_run_status(run_dir);
+
+		if (status && !strcmp(status, "ok")) {
+			ALLOC_GROW(*out, *n + 1, alloc);
+			(*out)[(*n)++] = xasprintf("%s/%s", run_dir,
+						   STORE_STATS_FILE);
+		}
+		free(status);
+		free(run_dir);
 	}
-	free(path);
-	matrix_add_run(matrix, stats, json_array_size(sources));
-	json_array_append_new(sources, json_string(run_dir));
-	json_decref(stats);
+	free(runs);
 	return 0;
-}
-
-static int matrix_write(const char *commit_dir, json_t *matrix,
-			struct kd_err *err)
-{
-	char *text = json_dumps(matrix, JSON_SORT_KEYS | JSON_COMPACT);
-	char *path = xasprintf("%s/%s", commit_dir, STORE_MATRIX_FILE);
-	int ret;
-
-	if (!text)
-		xdie("out of memory while writing %s", path);
-	ret = write_file_atomic_gz(path, text, strlen(text), err);
-	free(text);
-	free(path);
-	return ret;
 }
 
 int store_rebuild_matrix(const char *commit_dir, size_t *n_runs,
 			 struct kd_err *err)
 {
-	json_t *matrix = json_object(), *sources = json_array();
-	unsigned *runs;
+	struct strbuf text = STRBUF_INIT;
+	struct matrix m;
+	char **stats, *path;
 	size_t n;
-	int ret = -1;
+	int ret;
 
-	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
-		char *status = store_run_status(run_dir);
-		int r = 0;
+	if (ok_stats_files(commit_dir, &stats, &n, err) < 0)
+		return -1;
+	ret = matrix_from_stats((const char *const *)stats, n, &m, err);
+	if (ret < 0) {
+		struct kd_err why = *err;
 
-		if (status && !strcmp(status, "ok"))
-			r = matrix_add_run_dir(matrix, sources, run_dir, err);
-		free(status);
-		free(run_dir);
-		if (r < 0)
-			goto out;
+		kd_error(err, "%s; extract it again with 'kdelta stats' on its run directory",
+			 why.msg);
+	} else {
+		matrix_to_json(&m, (const char *const *)stats, &text);
+		path = xasprintf("%s/%s", commit_dir, STORE_MATRIX_FILE);
+		ret = write_file_atomic_gz(path, text.buf, text.len, err);
+		free(path);
+		matrix_release(&m);
 	}
-	if (n_runs)
-		*n_runs = json_array_size(sources);
-	json_object_set(matrix, "stats_source", sources);
-	ret = matrix_write(commit_dir, matrix, err);
-out:
-	free(runs);
-	json_decref(sources);
-	json_decref(matrix);
+	if (!ret && n_runs)
+		*n_runs = n;
+	for (size_t i = 0; i < n; i++)
+		free(stats[i]);
+	free(stats);
+	strbuf_release(&text);
 	return ret;
 }
 

@@ -7,6 +7,7 @@
 
 #include "kdelta/compare.h"
 #include "kdelta/err.h"
+#include "kdelta/strbuf.h"
 
 /*
  * One commit directory's results: matrix.json[.gz] ({"metric": [run0, run1,
@@ -45,6 +46,15 @@ int matrix_load(const char *path, struct matrix *out, struct kd_err *err);
 /* Builds a matrix from the stats.json files of runs, in the order given. */
 int matrix_from_stats(const char *const *stats_paths, size_t n,
 		      struct matrix *out, struct kd_err *err);
+/*
+ * Appends the matrix as lkp-tests writes one, so that its compare reads
+ * it: {"metric": [run0, ...], ..., "stats_source": [sources...]} with the
+ * metrics sorted by name, every run a number (a run without a value, NAN,
+ * is written as 0: lkp-tests cannot read null) in the shortest form that
+ * reads back exactly.  sources has m->nruns strings.
+ */
+void matrix_to_json(const struct matrix *m, const char *const *sources,
+		    struct strbuf *out);
 void matrix_release(struct matrix *m);
 
 /*

@@ -23,9 +23,11 @@
  *                              a run directory without it is incomplete and
  *                              never counted
  *       matrix.json.gz         {"metric": [run0, run1, ...],
- *                               "stats_source": ["<run dir>", ...]}
- *                              over the "ok" runs, in run order; a metric
- *                              missing from some runs has null there
+ *                               "stats_source": ["<run dir>/stats.json", ...]}
+ *                              over the "ok" runs, in run order, in
+ *                              lkp-tests' form (matrix_to_json()): a metric
+ *                              missing from some runs has 0 there (older
+ *                              stores have null, still read as "no value")
  */
 #define STORE_JOB_FILE "job.yaml"
 #define STORE_STATS_FILE "stats.json"

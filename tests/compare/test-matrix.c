@@ -221,6 +221,43 @@ static void test_incomplete_runs(void)
 	matrix_release(&a);
 }
 
+/*
+ * What kdelta writes, lkp-tests' form: names sorted and escaped, no null
+ * (0 instead), numbers in their shortest exact form; it reads back the same.
+ */
+static void test_write(void)
+{
+	static const double v[] = { 0.1, 1.0 / 3, -0.0, 1e20, 123456789.25,
+				    -7, 2.5e-300, NAN };
+	const char *sources[] = { "r/0/stats.json", "r/1/stats.json" };
+	struct strbuf out = STRBUF_INIT;
+	struct matrix m = { 0 }, back;
+	struct kd_err err;
+
+	m.nruns = 2;
+	m.nmetrics = 4;
+	m.names = xcalloc(4, sizeof(*m.names));
+	m.names[0] = xstrdup("z.last");
+	m.names[1] = xstrdup("a.\"q\"\\\t");
+	m.names[2] = xstrdup("m.x");
+	m.names[3] = xstrdup("m.y");
+	m.values = xcalloc(8, sizeof(double));
+	memcpy(m.values, v, sizeof(v));
+	matrix_to_json(&m, sources, &out);
+	CHECK_STR(out.buf, "{\"a.\\\"q\\\"\\\\\\u0009\":[0,1e+20],"
+		  "\"m.x\":[123456789.25,-7],\"m.y\":[2.5e-300,0],"
+		  "\"z.last\":[0.1,0.3333333333333333],"
+		  "\"stats_source\":[\"r/0/stats.json\",\"r/1/stats.json\"]}\n");
+	CHECK(parse(out.buf, &back, &err) == 0);
+	CHECK(back.nmetrics == 4 && back.nruns == 2);
+	CHECK_STR(back.names[0], m.names[1]);
+	for (size_t i = 0; i < 8; i++)
+		CHECK(back.values[i] == (isnan(v[(i + 2) % 8]) ? 0 : v[(i + 2) % 8]));
+	matrix_release(&back);
+	matrix_release(&m);
+	strbuf_release(&out);
+}
+
 /* Many names: the hash table grows and still finds every one. */
 static void test_many_metrics(void)
 {
@@ -279,6 +316,7 @@ int main(void)
 	test_families();
 	test_rows();
 	test_incomplete_runs();
+	test_write();
 	test_many_metrics();
 	return check_done();
 }

@@ -82,7 +82,7 @@ for commit in ("base", "test"):
         check(not any(k.startswith("latency_stats.") for k in stats),
               f"{rdir}: latency_stats metrics")
     m = json.load(gzip.open(os.path.join(cdir, "matrix.json.gz")))
-    check(m["stats_source"] == [os.path.join(cdir, str(r)) for r in range(3)],
+    check(m["stats_source"] == [os.path.join(cdir, str(r), "stats.json") for r in range(3)],
           f"{cdir}: stats_source {m['stats_source']}")
     check(len(m["aim9.creat-clo.ops_per_sec"]) == 3, f"{cdir}: matrix column")
     check(all(len(v) == 3 for v in m.values()), f"{cdir}: ragged matrix")

@@ -28,13 +28,13 @@ kill -9 "$kdelta"
 for run in 0 1; do
 	[ "$(cat "$c/$run/complete")" = ok ] || fail "run $run damaged"
 done
-zcat "$c/matrix.json.gz" | grep -q "\"stats_source\":\[\"$c/0\",\"$c/1\"\]" ||
+zcat "$c/matrix.json.gz" | grep -q "\"stats_source\":\[\"$c/0/stats.json\",\"$c/1/stats.json\"\]" ||
 	fail "matrix after kill -9: $(zcat "$c/matrix.json.gz")"
 
 rm -f "$T/slow" "$T/pid"
 "$KDELTA" run "${args[@]}" --runs 1 2>/dev/null || fail "batch after kill -9"
 [ "$(cat "$c/3/complete")" = ok ] || fail "numbering did not continue at 3"
-zcat "$c/matrix.json.gz" | grep -q "\"stats_source\":\[\"$c/0\",\"$c/1\",\"$c/3\"\]" ||
+zcat "$c/matrix.json.gz" | grep -q "\"stats_source\":\[\"$c/0/stats.json\",\"$c/1/stats.json\",\"$c/3/stats.json\"\]" ||
 	fail "matrix after rerun: $(zcat "$c/matrix.json.gz")"
 
 touch "$T/slow"

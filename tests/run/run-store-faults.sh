@@ -41,8 +41,8 @@ status=$?
 ls "$c" "$c/1" | grep -q '\.tmp\.' && fail "temporary files left: $(ls "$c" "$c/1")"
 rmdir "$c/matrix.json.gz"
 run "$T/r" || fail "run after the repair: $(cat "$T/stderr")"
-[ "$(sources "$c")" = "$c/0
-$c/2" ] || fail "matrix: $(sources "$c")"
+[ "$(sources "$c")" = "$c/0/stats.json
+$c/2/stats.json" ] || fail "matrix: $(sources "$c")"
 
 # Temporary files of killed writers: removed when their process is gone
 # and they are a minute old; kept while it runs, or while they are new.
