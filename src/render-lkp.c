@@ -45,7 +45,9 @@ static void add_params(struct strbuf *out, const struct comparison *cmp)
 		all[n++] = cmp->params[i];
 	if (cmp->testcase && !has_param(cmp, "testcase"))
 		all[n++] = (struct param){ "testcase", cmp->testcase };
-	if (cmp->host && !has_param(cmp, "host"))
+	/* lkp-tests' jobs show their host's group (tbox_group), no host. */
+	if (cmp->host && !has_param(cmp, "host") &&
+	    !has_param(cmp, "tbox_group"))
 		all[n++] = (struct param){ "host", cmp->host };
 	qsort(all, n, sizeof(*all), compare_params);
 	if (n) {

@@ -12,6 +12,7 @@
 
 #include <yaml.h>
 
+#include "kdelta/lkp-axes.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -535,8 +536,75 @@ static char *top_scalar(yaml_document_t *doc, yaml_node_t *map,
 	return NULL;
 }
 
-static int job_file_params(const char *path, struct job_params *out,
-			   struct kd_err *err)
+static bool has_key(yaml_document_t *doc, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		const char *k = scalar_of(doc, p->key);
+
+		if (k && !strcmp(k, key))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The <path_params> of an lkp-tests job: from the result path it records,
+ * else from where its results are (rel, below the result root).
+ */
+static char *job_path_params(yaml_document_t *doc, yaml_node_t *root,
+			     const char *rel, const char *testcase)
+{
+	static const char *const keys[] = { "_rt", "result_root" };
+	char *params = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys) && !params; i++) {
+		char *path = top_scalar(doc, root, keys[i]);
+
+		if (path)
+			params = lkp_path_params(path, testcase);
+		free(path);
+	}
+	return params || !rel ? params : lkp_path_params(rel, testcase);
+}
+
+/*
+ * A job lkp-tests scheduled (kdelta's runner adds a "kdelta" key to its
+ * own) holds every key of its schedule: keep the axes lkp-tests shows.
+ */
+static void keep_lkp_axes(yaml_document_t *doc, yaml_node_t *root,
+			  const char *rel, struct flat_params *f)
+{
+	char *testcase = top_scalar(doc, root, "testcase"), *params = NULL;
+	struct lkp_scalar *s;
+	size_t kept = 0;
+
+	if (testcase && !has_key(doc, root, "kdelta"))
+		params = job_path_params(doc, root, rel, testcase);
+	free(testcase);
+	if (!params)
+		return;
+	s = xcalloc(f->n + 1, sizeof(*s));
+	for (size_t i = 0; i < f->n; i++)
+		s[i] = (struct lkp_scalar){ .key = f->items[i].key,
+					    .value = f->items[i].value,
+					    .top = !f->items[i].section };
+	if (lkp_mark_axes(s, f->n, params)) {
+		for (size_t i = 0; i < f->n; i++) {
+			if (!s[i].keep)
+				continue;
+			f->items[kept] = f->items[i];
+			f->items[kept].value = lkp_axis_value(s[i].key, s[i].value);
+			kept++;
+		}
+		f->n = kept;
+	}
+	free(s);
+	free(params);
+}
+
+static int job_file_params(const char *path, const char *rel,
+			   struct job_params *out, struct kd_err *err)
 {
 	struct flat_params f = { NULL, 0, 0 };
 	yaml_document_t doc;
@@ -552,6 +620,7 @@ static int job_file_params(const char *path, struct job_params *out,
 	}
 	if (root) {
 		flatten(&doc, root, NULL, &f);
+		keep_lkp_axes(&doc, root, rel, &f);
 		params_from_flat(&f, out);
 		out->testcase = top_scalar(&doc, root, "testcase");
 		out->host = top_scalar(&doc, root, "host");
@@ -592,7 +661,7 @@ int result_dir_params(const struct result_dir *dir, struct job_params *out,
 
 	memset(out, 0, sizeof(*out));
 	if (path)
-		ret = job_file_params(path, out, err);
+		ret = job_file_params(path, dir->rel, out, err);
 	free(path);
 	if (ret < 0)
 		job_params_release(out);

@@ -84,4 +84,26 @@ cut -d, -f2,4,5,6,18 "$T/csv" | diff -u "$T/want" - >&2 ||
 "$KDELTA" compare --format json --result-root "$R2" base fix >"$T/json"
 [ "$(tr -d ' \n' <"$T/json" | grep -o '"runs":3,"failed":0,"incomplete":1' | wc -l)" = 2 ] ||
 	fail "lkp-tests' incomplete runs are not counted as incomplete"
+
+# The job.yaml lkp-tests keeps holds its whole schedule (queue, enqueue_time,
+# result_root, ...): the parameters are the axes lkp-tests shows, as its
+# own Job#axes finds them in this file (see its header).
+R3=$T/scheduled
+P3=aim9/performance-creat-clo-300s/lkp-wsx02/debian-x86_64-2015-02-07.cgz/x86_64-rhel/gcc-4.9
+for c in $base $fix; do
+	for r in 0 1 2; do
+		mkdir -p "$R3/$P3/$c/$r"
+		sed "s/43819159da2b77fedcf7562134d6003dccd6a068/$c/g" \
+			"$TESTDATA/compare/lkp-job.yaml" >"$R3/$P3/$c/$r/job.yaml"
+		echo "{\"aim9.creat-clo.ops_per_sec\": 47000$r}" >"$R3/$P3/$c/$r/stats.json"
+	done
+done
+cat >"$T/want" <<'EOF'
+compiler/cpufreq_governor/kconfig/rootfs/tbox_group/test/testcase/testtime:
+  gcc-4.9/performance/x86_64-rhel/debian-x86_64-2015-02-07.cgz/lkp-wsx02/creat-clo/aim9/300s
+EOF
+"$KDELTA" compare --result-root "$R3" $base $fix >"$T/out" ||
+	fail "compare of a scheduled lkp-tests job failed"
+sed -n 2,3p "$T/out" | diff -u "$T/want" - >&2 ||
+	fail "the parameters of an lkp-tests job are not its axes"
 finish
