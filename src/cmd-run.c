@@ -149,25 +149,33 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* Adds one label of --commits, made a safe name, unless it is a duplicate. */
+/*
+ * Adds one label of --commits, unless it is a duplicate: the label as
+ * given ({commit}, job.yaml), stored under store_label_name().
+ */
 static int add_label(struct run_args *a, const char *label, size_t *alloc,
 		     struct kd_err *err)
 {
-	char *safe;
+	char *name;
 
 	if (commit_label_check(label, err) < 0)
 		return -1;
-	safe = safe_name(label, STORE_NAME_MAX);
+	name = store_label_name(label);
 	for (size_t i = 0; i < a->n_labels; i++) {
-		if (!strcmp(a->labels[i], safe)) {
+		char *other = store_label_name(a->labels[i]);
+		bool same = !strcmp(other, name);
+
+		free(other);
+		if (same) {
 			kd_error(err, "commit '%s' given twice (as store name '%s')",
-				 label, safe);
-			free(safe);
+				 label, name);
+			free(name);
 			return -1;
 		}
 	}
+	free(name);
 	ALLOC_GROW(a->labels, a->n_labels + 1, *alloc);
-	a->labels[a->n_labels++] = safe;
+	a->labels[a->n_labels++] = xstrdup(label);
 	return 0;
 }
 

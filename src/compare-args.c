@@ -364,7 +364,8 @@ static int comparison_build(const struct result_group *g,
 	for (size_t v = 0; v < n; v++) {
 		const struct result_dir *d = g->members[v];
 
-		cmp->variants[v].label = xstrdup(a->axis ? a->labels[v] : d->label);
+		cmp->variants[v].label = a->axis ? xstrdup(a->labels[v])
+					 : store_label_from_name(d->label);
 		cmp->variants[v].path = xstrdup(d->matrix ? d->matrix : d->path);
 		q.jobs[v].dir = d;
 		q.jobs[v].v = &cmp->variants[v];
@@ -411,16 +412,51 @@ static int groups_from_paths(struct compare_state *st,
 	return 0;
 }
 
+/*
+ * A path names a commit directory or a matrix: it begins with '/', './'
+ * or '../', or has a '/' and exists.  Anything else is a label, '/' or not
+ * (xfs/for-next).
+ */
 static bool is_path_arg(const char *arg)
 {
-	return strchr(arg, '/') != NULL;
+	if (!strchr(arg, '/'))
+		return false;
+	return arg[0] == '/' || !strncmp(arg, "./", 2) ||
+	       !strncmp(arg, "../", 3) || path_exists(arg);
+}
+
+/*
+ * The store name of each label (see resultdb_resolve()), its commit
+ * directories loaded.  Caller frees the names.
+ */
+static int resolve_labels(struct resultdb *db, const char *const *labels,
+			  size_t n, const char *repo, char ***names,
+			  struct kd_err *err)
+{
+	int ret = 0;
+
+	*names = xcalloc(n + 1, sizeof(**names));
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = resultdb_resolve(db, labels[i], repo, &(*names)[i], err);
+		if (!ret)
+			ret = resultdb_load(db, (*names)[i], err);
+	}
+	return ret;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
 static int find_groups(struct compare_state *st, const struct compare_args *a,
 		       struct kd_err *err)
 {
-	size_t paths = 0;
-	char *root;
+	size_t paths = 0, n = a->axis ? a->ncommits : a->nlabels;
+	const char *const *labels = a->axis ? a->commits : a->labels;
+	char *root, **names = NULL;
 	int ret;
 
 	for (size_t i = 0; i < a->nlabels; i++)
@@ -429,21 +465,26 @@ static int find_groups(struct compare_state *st, const struct compare_args *a,
 		return kd_error(err, "%s: --axis takes parameter values, not paths",
 				 a->command);
 	if (paths && paths < a->nlabels)
-		return kd_error(err, "%s: give either commit labels or paths (with a '/'), not both",
+		return kd_error(err, "%s: give either commit labels or paths (beginning with '/', './' or '../'), not both",
 				 a->command);
 	if (paths)
 		return groups_from_paths(st, a, err);
 	root = result_root(a->result_root);
-	ret = resultdb_scan(root, &st->db, err);
+	ret = resultdb_open(root, &st->db, err);
 	free(root);
-	if (ret < 0)
-		return -1;
-	if (a->axis)
-		return resultdb_group_axis(&st->db, a->axis, a->labels,
-					   a->nlabels, a->commits, a->ncommits,
-					   &st->groups, err);
-	return resultdb_group_labels(&st->db, a->labels, a->nlabels,
-				     &st->groups, err);
+	if (!ret)
+		ret = resolve_labels(&st->db, labels, n, a->repo, &names, err);
+	if (!ret && a->axis && !n)
+		ret = resultdb_load_all(&st->db, err);
+	if (!ret && a->axis)
+		ret = resultdb_group_axis(&st->db, a->axis, a->labels,
+					  a->nlabels, (const char *const *)names,
+					  n, &st->groups, err);
+	else if (!ret)
+		ret = resultdb_group_labels(&st->db, (const char *const *)names,
+					    n, &st->groups, err);
+	free_names(names, n);
+	return ret;
 }
 
 /*

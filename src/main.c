@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{ "bisect", cmd_bisect, "find the first commit that changed a job's key result" },
 	{ "split", cmd_split, "expand a job file into its jobs, or list them" },
 	{ "stats", cmd_stats, "extract stats.json of run directories again from their raw files" },
+	{ "ls", cmd_ls, "list the labels, jobs and runs of a result root" },
+	{ "index", cmd_index, "build the index of a result root again" },
 	{ NULL, NULL, NULL },
 };
 

@@ -4,91 +4,19 @@
  * comparisons, as lkp-tests does: one table per directory that holds every
  * label asked for.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <yaml.h>
 
+#include "kdelta/git.h"
 #include "kdelta/lkp-axes.h"
+#include "kdelta/result-index.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
-
-/* Deeper than any store: lkp-tests' trees are 8 levels. */
-#define SCAN_MAX_DEPTH 32
-
-static bool is_run_name(const char *name)
-{
-	if (!*name || (name[0] == '0' && name[1]))
-		return false;
-	for (const char *s = name; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-static bool file_in(const char *dir, const char *sub, const char *name)
-{
-	char *path = sub ? xasprintf("%s/%s/%s", dir, sub, name)
-			 : xasprintf("%s/%s", dir, name);
-	bool ret = path_exists(path);
-
-	free(path);
-	return ret;
-}
-
-static bool entry_is_dir(const char *dir, const struct dirent *de)
-{
-	struct stat st;
-	char *path;
-	bool ret;
-
-	if (de->d_type != DT_UNKNOWN)
-		return de->d_type == DT_DIR;
-	path = xasprintf("%s/%s", dir, de->d_name);
-	ret = !lstat(path, &st) && S_ISDIR(st.st_mode);
-	free(path);
-	return ret;
-}
-
-/* A commit directory: a matrix, or a run with stats or a completion mark. */
-static bool holds_results(const char *dir, char *const *subdirs, size_t n)
-{
-	if (file_in(dir, NULL, "matrix.json.gz") ||
-	    file_in(dir, NULL, "matrix.json"))
-		return true;
-	for (size_t i = 0; i < n; i++)
-		if (is_run_name(subdirs[i]) &&
-		    (file_in(dir, subdirs[i], STORE_STATS_FILE) ||
-		     file_in(dir, subdirs[i], STORE_COMPLETE_FILE)))
-			return true;
-	return false;
-}
-
-/* The subdirectories of dir, not following symbolic links. */
-static int list_subdirs(const char *dir, char ***out, size_t *n,
-			struct kd_err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t alloc = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (!d)
-		return kd_error(err, "%s: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !entry_is_dir(dir, de))
-			continue;
-		ALLOC_GROW(*out, *n + 1, alloc);
-		(*out)[(*n)++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	return 0;
-}
 
 static void free_strings(char **s, size_t n)
 {
@@ -97,45 +25,9 @@ static void free_strings(char **s, size_t n)
 	free(s);
 }
 
-static void resultdb_add(struct resultdb *db, const char *path,
-			 const char *rel)
+static int compare_strings(const void *a, const void *b)
 {
-	struct result_dir *d;
-	const char *slash;
-
-	ALLOC_GROW(db->dirs, db->n + 1, db->alloc);
-	d = &db->dirs[db->n++];
-	d->path = xstrdup(path);
-	d->rel = xstrdup(rel);
-	slash = strrchr(d->rel, '/');
-	d->label = slash ? slash + 1 : d->rel;
-	d->matrix = NULL;
-}
-
-static int scan_dir(struct resultdb *db, const char *path, const char *rel,
-		    int depth, struct kd_err *err)
-{
-	char **subdirs;
-	size_t n;
-	int ret = 0;
-
-	if (list_subdirs(path, &subdirs, &n, err) < 0)
-		return -1;
-	if (*rel && holds_results(path, subdirs, n)) {
-		resultdb_add(db, path, rel);
-	} else if (depth < SCAN_MAX_DEPTH) {
-		for (size_t i = 0; i < n && !ret; i++) {
-			char *sub_path = xasprintf("%s/%s", path, subdirs[i]);
-			char *sub_rel = *rel ? xasprintf("%s/%s", rel, subdirs[i])
-					     : xstrdup(subdirs[i]);
-
-			ret = scan_dir(db, sub_path, sub_rel, depth + 1, err);
-			free(sub_path);
-			free(sub_rel);
-		}
-	}
-	free_strings(subdirs, n);
-	return ret;
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int compare_result_dirs(const void *a, const void *b)
@@ -145,20 +37,296 @@ static int compare_result_dirs(const void *a, const void *b)
 	return strcmp(x->rel, y->rel);
 }
 
-int resultdb_scan(const char *root, struct resultdb *db, struct kd_err *err)
+static const char *last_component(const char *rel)
 {
+	const char *slash = strrchr(rel, '/');
+
+	return slash ? slash + 1 : rel;
+}
+
+/* Adds the commit directory at rel, unless it is there already. */
+static void resultdb_add(struct resultdb *db, const char *rel)
+{
+	struct result_dir *d;
+
+	for (size_t i = 0; i < db->n; i++)
+		if (!strcmp(db->dirs[i].rel, rel))
+			return;
+	ALLOC_GROW(db->dirs, db->n + 1, db->alloc);
+	d = &db->dirs[db->n++];
+	d->path = xasprintf("%s/%s", db->root, rel);
+	d->rel = xstrdup(rel);
+	d->label = last_component(d->rel);
+	d->matrix = NULL;
+}
+
+static int no_results(const struct resultdb *db, struct kd_err *err)
+{
+	return kd_error(err, "%s: the result root holds no results; run jobs with 'kdelta run' first, or name another root with --result-root",
+			db->root);
+}
+
+int resultdb_open(const char *root, struct resultdb *db, struct kd_err *err)
+{
+	size_t len = strlen(root);
+	bool any;
+
 	memset(db, 0, sizeof(*db));
-	db->root = xstrdup(root);
+	while (len > 1 && root[len - 1] == '/')
+		len--;
+	db->root = xstrndup(root, len);
 	if (!is_directory(root))
 		return kd_error(err, "%s: no such result root; run jobs with 'kdelta run' first, or name another root with --result-root",
 				root);
-	if (scan_dir(db, root, "", 0, err) < 0)
+	if (result_index_open(db->root, &db->index, err) < 0)
 		return -1;
-	if (!db->n)
-		return kd_error(err, "%s: the result root holds no results; run jobs with 'kdelta run' first, or name another root with --result-root",
-				root);
-	qsort(db->dirs, db->n, sizeof(*db->dirs), compare_result_dirs);
+	if (!db->index && result_walk(db->root, &db->walked, err) < 0)
+		return -1;
+	any = db->index ? !result_index_empty(db->index) : db->walked.n > 0;
+	return any ? 0 : no_results(db, err);
+}
+
+/*
+ * Loads the commit directories named name (a store name: the last
+ * component); those the index names must still hold results.
+ */
+int resultdb_load(struct resultdb *db, const char *name, struct kd_err *err)
+{
+	struct name_list rels = { 0 };
+
+	if (!db->index) {
+		for (size_t i = 0; i < db->walked.n; i++)
+			if (!strcmp(last_component(db->walked.items[i]), name))
+				resultdb_add(db, db->walked.items[i]);
+	} else if (result_index_find(db->index, name, &rels, err) < 0) {
+		return -1;
+	}
+	for (size_t i = 0; i < rels.n; i++) {
+		char *path = xasprintf("%s/%s", db->root, rels.items[i]);
+
+		if (dir_holds_results(path))
+			resultdb_add(db, rels.items[i]);
+		free(path);
+	}
+	name_list_release(&rels);
+	if (db->n > 1)
+		qsort(db->dirs, db->n, sizeof(*db->dirs), compare_result_dirs);
 	return 0;
+}
+
+int resultdb_load_all(struct resultdb *db, struct kd_err *err)
+{
+	struct name_list rels = { 0 };
+	const struct name_list *all = &db->walked;
+
+	if (db->index) {
+		if (result_index_all(db->index, &rels, err) < 0)
+			return -1;
+		all = &rels;
+	}
+	for (size_t i = 0; i < all->n; i++) {
+		char *path = xasprintf("%s/%s", db->root, all->items[i]);
+
+		if (!db->index || dir_holds_results(path))
+			resultdb_add(db, all->items[i]);
+		free(path);
+	}
+	name_list_release(&rels);
+	if (db->n > 1)
+		qsort(db->dirs, db->n, sizeof(*db->dirs), compare_result_dirs);
+	return db->n ? 0 : no_results(db, err);
+}
+
+int resultdb_scan(const char *root, struct resultdb *db, struct kd_err *err)
+{
+	if (resultdb_open(root, db, err) < 0)
+		return -1;
+	return resultdb_load_all(db, err);
+}
+
+/* The distinct store names beginning with prefix, sorted. */
+static int names_prefixed(const struct resultdb *db, const char *prefix,
+			  struct name_list *out, struct kd_err *err)
+{
+	size_t len = strlen(prefix);
+
+	memset(out, 0, sizeof(*out));
+	if (db->index)
+		return result_index_prefixed(db->index, prefix, out, err);
+	for (size_t i = 0; i < db->walked.n; i++) {
+		const char *name = last_component(db->walked.items[i]);
+		bool seen = false;
+
+		for (size_t j = 0; j < out->n && !seen; j++)
+			seen = !strcmp(out->items[j], name);
+		if (!seen && !strncmp(name, prefix, len))
+			name_list_add(out, name);
+	}
+	if (out->n > 1)
+		qsort(out->items, out->n, sizeof(*out->items), compare_strings);
+	return 0;
+}
+
+static bool name_exists(const struct resultdb *db, const char *name)
+{
+	struct name_list found;
+	struct kd_err err;
+	bool ret = !names_prefixed(db, name, &found, &err) && found.n &&
+		   !strcmp(found.items[0], name);
+
+	name_list_release(&found);
+	return ret;
+}
+
+/* The closest name present: a near spelling. */
+static char *nearest_label(const struct resultdb *db, const char *label)
+{
+	struct name_list all;
+	struct kd_err err;
+	const char *best = NULL;
+	size_t best_distance = 3;
+	char *ret;
+
+	if (names_prefixed(db, "", &all, &err) < 0)
+		return NULL;
+	for (size_t i = 0; i < all.n; i++) {
+		size_t d = edit_distance(label, all.items[i]);
+
+		if (d < best_distance) {
+			best_distance = d;
+			best = all.items[i];
+		}
+	}
+	ret = best ? store_label_from_name(best) : NULL;
+	name_list_release(&all);
+	return ret;
+}
+
+static int unknown_label(const struct resultdb *db, const char *label,
+			 const char *repo, struct kd_err *err)
+{
+	char *near = nearest_label(db, label);
+
+	if (near) {
+		kd_error(err, "%s: no results for '%s'; did you mean '%s'?",
+			 db->root, label, near);
+		free(near);
+		return -1;
+	}
+	if (!repo && strpbrk(label, "~^@"))
+		return kd_error(err, "%s: no results for '%s'; name the git repository with --repo to find the commit a revision names",
+				db->root, label);
+	return kd_error(err, "%s: no results for '%s'; see the commit directories below the result root",
+			db->root, label);
+}
+
+/* The candidates of an ambiguous label, quoted, at most ten. */
+static int ambiguous(const struct resultdb *db, const char *label,
+		     const char *why, const struct name_list *names,
+		     struct kd_err *err)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	for (size_t i = 0; i < names->n && i < 10; i++) {
+		char *shown = store_label_from_name(names->items[i]);
+
+		strbuf_addf(&list, "%s'%s'", i ? ", " : "", shown);
+		free(shown);
+	}
+	if (names->n > 10)
+		strbuf_addf(&list, " and %zu more", names->n - 10);
+	kd_error(err, "%s: '%s' is ambiguous: %s %s", db->root, label, why,
+		 list.buf);
+	strbuf_release(&list);
+	return -1;
+}
+
+/* An abbreviated commit hash, as git prints them: 4 to 39 hex digits. */
+static bool is_hash_prefix(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return !s[n] && n >= 4 && n < 40;
+}
+
+/* The stored names that abbreviate a full hash (as --commits took them). */
+static void names_abbreviating(const struct resultdb *db, const char *hash,
+			       struct name_list *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t len = strlen(hash); len >= 4; len--) {
+		char *prefix = xstrndup(hash, len);
+
+		if (name_exists(db, prefix))
+			name_list_add(out, prefix);
+		free(prefix);
+	}
+}
+
+/* What git names rev in repo, as a full hash, or NULL. */
+static char *git_commit(const char *repo, const char *rev)
+{
+	char *spec = xasprintf("%s^{commit}", rev);
+	const char *const args[] = { "rev-parse", "--verify", "--quiet",
+				     "--end-of-options", spec, NULL };
+	char *hash = *rev == '-' ? NULL : git_line(repo, args);
+
+	free(spec);
+	return hash;
+}
+
+/* A name found by hash: one, or an error listing them. */
+static int one_name(const struct resultdb *db, const char *label,
+		    const char *why, struct name_list *names, char **name,
+		    struct kd_err *err)
+{
+	int ret = 0;
+
+	if (names->n == 1)
+		*name = xstrdup(names->items[0]);
+	else if (names->n > 1)
+		ret = ambiguous(db, label, why, names, err);
+	name_list_release(names);
+	return ret;
+}
+
+int resultdb_resolve(const struct resultdb *db, const char *label,
+		     const char *repo, char **name, struct kd_err *err)
+{
+	char *candidates[] = { store_label_name(label),
+			       safe_name(label, STORE_NAME_MAX) };
+	struct name_list names;
+	char *hash;
+	int ret = 0;
+
+	*name = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(candidates) && !*name; i++)
+		if (name_exists(db, candidates[i]))
+			*name = xstrdup(candidates[i]);
+	free(candidates[0]);
+	free(candidates[1]);
+	if (!*name && is_hash_prefix(label)) {
+		if (names_prefixed(db, label, &names, err) < 0)
+			return -1;
+		ret = one_name(db, label, "it abbreviates", &names, name, err);
+	}
+	if (!*name && !ret && repo && (hash = git_commit(repo, label))) {
+		if (name_exists(db, hash))
+			*name = xstrdup(hash);
+		names_abbreviating(db, hash, &names);
+		if (!*name) {
+			char *why = xasprintf("it is commit %.12s, stored as", hash);
+
+			ret = one_name(db, label, why, &names, name, err);
+			free(why);
+		} else {
+			name_list_release(&names);
+		}
+		free(hash);
+	}
+	if (!*name && !ret)
+		ret = unknown_label(db, label, repo, err);
+	return ret;
 }
 
 void result_dir_release(struct result_dir *dir)
@@ -175,6 +343,8 @@ void resultdb_release(struct resultdb *db)
 		result_dir_release(&db->dirs[i]);
 	free(db->dirs);
 	free(db->root);
+	result_index_close(db->index);
+	name_list_release(&db->walked);
 	memset(db, 0, sizeof(*db));
 }
 
@@ -237,39 +407,6 @@ static bool has_label(const struct resultdb *db, const char *label)
 		if (!strcmp(db->dirs[i].label, label))
 			return true;
 	return false;
-}
-
-/* The closest label present: one it abbreviates, or a near spelling. */
-static const char *nearest_label(const struct resultdb *db, const char *label)
-{
-	const char *best = NULL;
-	size_t best_distance = 3, len = strlen(label);
-
-	for (size_t i = 0; i < db->n; i++) {
-		const char *l = db->dirs[i].label;
-		size_t d;
-
-		if (len >= 4 && !strncmp(l, label, len))
-			return l;
-		d = edit_distance(label, l);
-		if (d < best_distance) {
-			best_distance = d;
-			best = l;
-		}
-	}
-	return best;
-}
-
-static int unknown_label(const struct resultdb *db, const char *label,
-			 struct kd_err *err)
-{
-	const char *near = nearest_label(db, label);
-
-	if (near)
-		return kd_error(err, "%s: no results for '%s'; did you mean '%s'?",
-				db->root, label, near);
-	return kd_error(err, "%s: no results for '%s'; see the commit directories below the result root",
-			db->root, label);
 }
 
 static struct result_group *groups_add(struct result_groups *g,
@@ -383,7 +520,7 @@ int resultdb_group_labels(const struct resultdb *db,
 	out->width = n;
 	for (size_t j = 0; j < n; j++)
 		if (!has_label(db, labels[j]))
-			return unknown_label(db, labels[j], err);
+			return unknown_label(db, labels[j], NULL, err);
 	for (size_t i = 0; i < db->n; i++) {
 		const struct result_dir *d = &db->dirs[i];
 		size_t parent = (size_t)(d->label - d->rel);
@@ -789,6 +926,7 @@ struct run_scan {
 	char **ok_stats;	/* stats.json of each complete run */
 	size_t nok, alloc;
 	size_t failed, incomplete;
+	time_t first, last;	/* the run directories' mtimes */
 };
 
 static void run_scan_release(struct run_scan *rs)
@@ -814,9 +952,16 @@ static int scan_runs(const struct result_dir *dir, struct run_scan *rs,
 	status = xcalloc(n + 1, sizeof(*status));
 	for (size_t i = 0; i < n; i++) {
 		char *run = xasprintf("%s/%u", dir->path, runs[i]);
+		struct stat st;
 
 		status[i] = store_run_status(run);
 		marked += status[i] != NULL;
+		if (!stat(run, &st)) {
+			if (!rs->first || st.st_mtime < rs->first)
+				rs->first = st.st_mtime;
+			if (st.st_mtime > rs->last)
+				rs->last = st.st_mtime;
+		}
 		free(run);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -837,6 +982,21 @@ static int scan_runs(const struct result_dir *dir, struct run_scan *rs,
 	}
 	free_strings(status, n);
 	free(runs);
+	return 0;
+}
+
+int result_dir_runs(const struct result_dir *dir, struct run_counts *out,
+		    struct kd_err *err)
+{
+	struct run_scan rs;
+
+	memset(out, 0, sizeof(*out));
+	if (scan_runs(dir, &rs, err) < 0)
+		return -1;
+	*out = (struct run_counts){ .ok = rs.nok, .failed = rs.failed,
+				    .incomplete = rs.incomplete,
+				    .first = rs.first, .last = rs.last };
+	run_scan_release(&rs);
 	return 0;
 }
 

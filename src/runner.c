@@ -18,6 +18,7 @@
 #include "kdelta/monitor.h"
 #include "kdelta/proc.h"
 #include "kdelta/progress.h"
+#include "kdelta/result-index.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -550,6 +551,9 @@ static int run_finish(struct run *r, struct kd_err *err)
 	}
 	if (ret == 0)
 		ret = run_update_matrix(r, err);
+	/* The store's index learns of the run now, not at the next lookup. */
+	if (ret == 0 && result_index_update(r->b->opts->result_root, &xerr) < 0)
+		progress_notice(&r->b->progress, "%s", xerr.msg);
 out:
 	json_decref(stats);
 	return ret;

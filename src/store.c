@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,12 +32,66 @@ char *result_root(const char *option)
 			 home && *home ? home : ".");
 }
 
+static bool label_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("._+=,@-", c));
+}
+
+char *store_label_name(const char *label)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *name;
+
+	for (const char *s = label; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (label_char(c) && !(s == label && c == '.'))
+			strbuf_addch(&sb, (char)c);
+		else
+			strbuf_addf(&sb, "%%%02X", c);
+	}
+	/* Long: bounded as any store name, a hash keeping it distinct. */
+	name = sb.len > STORE_NAME_MAX || !sb.len
+		? safe_name(sb.buf, STORE_NAME_MAX) : NULL;
+	if (name) {
+		strbuf_release(&sb);
+		return name;
+	}
+	return strbuf_detach(&sb);
+}
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		: c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+char *store_label_from_name(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *s = name; *s; s++) {
+		int hi, lo;
+
+		if (*s == '%' && (hi = hex_digit(s[1])) >= 0 &&
+		    (lo = hex_digit(s[2])) >= 0 && (hi || lo)) {
+			strbuf_addch(&sb, (char)(hi << 4 | lo));
+			s += 2;
+		} else {
+			strbuf_addch(&sb, *s);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
 char *store_commit_dir(const char *root, const char *testcase,
 		       const char *param_dir, const char *host,
 		       const char *commit)
 {
-	const char *parts[] = { testcase, param_dir, host, commit };
+	const char *parts[] = { testcase, param_dir, host };
 	struct strbuf sb = STRBUF_INIT;
+	char *name;
 
 	strbuf_addstr(&sb, root);
 	while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
@@ -47,6 +102,9 @@ char *store_commit_dir(const char *root, const char *testcase,
 		strbuf_addf(&sb, "/%s", safe);
 		free(safe);
 	}
+	name = store_label_name(commit);
+	strbuf_addf(&sb, "/%s", name);
+	free(name);
 	return strbuf_detach(&sb);
 }
 

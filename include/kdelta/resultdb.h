@@ -4,10 +4,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "kdelta/compare.h"
 #include "kdelta/err.h"
 #include "kdelta/matrix.h"
+#include "kdelta/result-index.h"
 
 /*
  * Finding results below a result root, kdelta's own
@@ -27,15 +29,34 @@ struct result_dir {
 
 struct resultdb {
 	char *root;
-	struct result_dir *dirs;	/* sorted by rel */
+	struct result_index *index;	/* NULL: walked instead */
+	struct name_list walked;	/* every commit directory, when walked */
+	struct result_dir *dirs;	/* those loaded, sorted by rel */
 	size_t n, alloc;
 };
 
 /*
- * Finds every commit directory below root: a directory holding
- * matrix.json[.gz] or numbered run directories with stats.json or a
- * completion mark.  Fails when root is missing or holds no results.
+ * Opens root for lookups: through its index (kdelta/result-index.h) when
+ * it can have one, else by walking it once.  Fails when root is missing or
+ * holds no results.
  */
+int resultdb_open(const char *root, struct resultdb *db, struct kd_err *err);
+/*
+ * The store name a label stands for: the label's own
+ * (store_label_name(); also the name kdelta gave labels with '/' before),
+ * or the one stored name it abbreviates (4 to 39 hex digits: a short
+ * commit hash), or with repo the name of the commit git resolves it to
+ * (main~19: its full hash, or a stored abbreviation of it).  An ambiguous
+ * label is an error listing the candidates; an unknown one suggests a near
+ * name.  Caller frees *name.
+ */
+int resultdb_resolve(const struct resultdb *db, const char *label,
+		     const char *repo, char **name, struct kd_err *err);
+/* Loads into db->dirs the commit directories with store name name. */
+int resultdb_load(struct resultdb *db, const char *name, struct kd_err *err);
+/* Loads every commit directory. */
+int resultdb_load_all(struct resultdb *db, struct kd_err *err);
+/* resultdb_open() and resultdb_load_all(). */
 int resultdb_scan(const char *root, struct resultdb *db, struct kd_err *err);
 void resultdb_release(struct resultdb *db);
 
@@ -96,6 +117,19 @@ int result_dir_params(const struct result_dir *dir, struct job_params *out,
 		      struct kd_err *err);
 const char *job_params_get(const struct job_params *params, const char *key);
 void job_params_release(struct job_params *params);
+
+/*
+ * The runs of a commit directory, from their directories: complete ("ok",
+ * or in lkp-tests' trees, which mark nothing, any with stats.json), failed
+ * and incomplete; the first and the last one's mtime (0: no run).
+ */
+struct run_counts {
+	size_t ok, failed, incomplete;
+	time_t first, last;
+};
+
+int result_dir_runs(const struct result_dir *dir, struct run_counts *out,
+		    struct kd_err *err);
 
 /*
  * Loads a commit directory's matrix (matrix.json[.gz], else the stats.json

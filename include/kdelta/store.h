@@ -45,9 +45,21 @@
 char *result_root(const char *option);
 
 /*
- * RESULT_ROOT/<testcase>/<param-dir>/<host>/<commit>, each component made
- * safe with safe_name() (no '/', no leading '.', bounded), so that nothing
- * can point outside root.  Caller frees.
+ * A commit label's directory name: the label itself when it is made of
+ * [A-Za-z0-9._+=,@-] and does not begin with a dot, else with every other
+ * byte written %XX ("xfs/for-next" is stored as "xfs%2Ffor-next"), so that
+ * different labels never share a directory; longer than STORE_NAME_MAX, a
+ * prefix and a hash (safe_name()).  Caller frees.
+ */
+char *store_label_name(const char *label);
+/* The label a directory name stands for: the %XX decoded.  Caller frees. */
+char *store_label_from_name(const char *name);
+
+/*
+ * RESULT_ROOT/<testcase>/<param-dir>/<host>/<commit>, the first three made
+ * safe with safe_name() (no '/', no leading '.', bounded), the commit with
+ * store_label_name(), so that nothing can point outside root.  Caller
+ * frees.
  */
 char *store_commit_dir(const char *root, const char *testcase,
 		       const char *param_dir, const char *host,

@@ -45,7 +45,7 @@ expect_error 2 "kdelta: $R: no results for 'master'; see the commit directories 
 store_commit "$R/truncate/size=1G/box/v3" 'testcase: truncate' truncate.usecs=1,2,3
 expect_error 2 "kdelta: $R: no directory holds results of all of 'v1', 'v3'; they were run with different jobs or hosts" cmp_ v1 v3
 expect_error 2 "kdelta: compare: needs a base and at least one variant to compare with it; see 'kdelta compare --help'" cmp_ v1
-expect_error 2 "kdelta: compare: give either commit labels or paths (with a '/'), not both" cmp_ v1 "$C/v2"
+expect_error 2 "kdelta: compare: give either commit labels or paths (beginning with '/', './' or '../'), not both" cmp_ v1 "$C/v2"
 expect_error 2 "kdelta: $T/nothing/v2: no such file or directory" cmp_ "$C/v1" "$T/nothing/v2"
 
 # Result roots.

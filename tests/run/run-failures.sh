@@ -35,7 +35,7 @@ grep -q '^kdelta: 2 run(s) ok, 2 failed' "$T/stderr" || fail "summary"
 	--result-root "$T/r" --work-dir "$T/w" \
 	--setup "echo {commit} >'$T/label'" 2>/dev/null) ||
 	fail "quoted label run failed"
-[ "$(cat "$T/label")" = 'a_touch_x' ] || fail "label: $(cat "$T/label")"
+[ "$(cat "$T/label")" = 'a;touch x' ] || fail "label: $(cat "$T/label")"
 [ -e "$T/x" ] && fail "setup hook injection"
 
 cat >"$T/bad.yaml" <<'EOF'
@@ -77,8 +77,8 @@ expect_error 2 "kdelta run: '..' is not a valid commit label; use a name or a ha
 	"$KDELTA" run "$T/job.yaml" --commits a,..
 expect_error 2 "kdelta run: empty commit label; give names like --commits base,test" \
 	"$KDELTA" run "$T/job.yaml" --commits a,,b
-expect_error 2 "kdelta run: commit 'a/b' given twice (as store name 'a_b')" \
-	"$KDELTA" run "$T/job.yaml" --commits a_b,a/b
+expect_error 2 "kdelta run: commit 'a/b' given twice (as store name 'a%2Fb')" \
+	"$KDELTA" run "$T/job.yaml" --commits a/b,a_b,a/b
 expect_error 2 "kdelta run: unknown option '--frobnicate'; see 'kdelta run --help'" \
 	"$KDELTA" run "$T/job.yaml" --frobnicate
 expect_error 2 "kdelta run: option '--setup' needs a value; see 'kdelta run --help'" \

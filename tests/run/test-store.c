@@ -24,8 +24,40 @@ static void test_commit_dir(void)
 	char *dir = store_commit_dir("/r/", "punch", "../../etc", "host/x", "..");
 
 	/* Every component is one safe name: no way out of the root. */
-	CHECK_STR(dir, "/r/punch/_._.._etc/host_x/_.");
+	CHECK_STR(dir, "/r/punch/_._.._etc/host_x/%2E.");
 	free(dir);
+}
+
+/* Labels: stored under names that keep them apart, found back. */
+static void test_label_names(void)
+{
+	static const char *const labels[] = {
+		"v6.1", "xfs/for-next", "xfs_for-next", "50%", "HEAD~1",
+		".hidden", "a b\tc", "caf\xc3\xa9",
+	};
+	static const char *const names[] = {
+		"v6.1", "xfs%2Ffor-next", "xfs_for-next", "50%25", "HEAD%7E1",
+		"%2Ehidden", "a%20b%09c", "caf%C3%A9",
+	};
+	char long_label[400];
+
+	for (size_t i = 0; i < ARRAY_SIZE(labels); i++) {
+		char *name = store_label_name(labels[i]);
+		char *back = store_label_from_name(name);
+
+		CHECK_STR(name, names[i]);
+		CHECK_STR(back, labels[i]);
+		free(name);
+		free(back);
+	}
+	memset(long_label, '/', sizeof(long_label) - 1);
+	long_label[sizeof(long_label) - 1] = '\0';
+	{
+		char *name = store_label_name(long_label);
+
+		CHECK(strlen(name) <= STORE_NAME_MAX && !strchr(name, '/'));
+		free(name);
+	}
 }
 
 static void test_numbering(const char *root)
@@ -172,6 +204,7 @@ int main(void)
 
 	CHECK(mkdtemp(root) != NULL);
 	test_commit_dir();
+	test_label_names();
 	test_numbering(root);
 	test_matrix(root);
 	test_key_result(root);
