@@ -712,7 +712,7 @@ static int compare_commits(struct bisect *b, const char *base,
 {
 	const char *hashes[2] = { base, hash };
 	struct matrix m[2];
-	const struct matrix *mp[2] = { &m[0], &m[1] };
+	struct matrix *mp[2] = { &m[0], &m[1] };
 	int ret = 0;
 
 	memset(cmp, 0, sizeof(*cmp));
@@ -1261,10 +1261,7 @@ void bisect_keep_result(struct comparison *cmp, const char *metric)
 		struct metric_row *row = &cmp->rows[r];
 
 		if (row->key && strcmp(row->name, metric)) {
-			for (size_t v = 0; v < cmp->nvariants; v++)
-				free(row->cells[v].samples);
-			free(row->cells);
-			free(row->name);
+			metric_row_release(row, cmp->nvariants);
 			continue;
 		}
 		cmp->rows[kept++] = *row;

@@ -353,7 +353,7 @@ static int comparison_build(const struct result_group *g,
 {
 	size_t n = a->nlabels;
 	struct load_queue q = { xcalloc(n, sizeof(*q.jobs)), n, 0 };
-	const struct matrix **mp = xcalloc(n, sizeof(*mp));
+	struct matrix **mp = xcalloc(n, sizeof(*mp));
 	int ret = 0;
 
 	memset(cmp, 0, sizeof(*cmp));

@@ -622,18 +622,30 @@ bool metric_absent_means_zero(const char *name)
 /*
  * The samples of one metric in one variant: the values of the runs not
  * skipped, where a run lacking a value (null in an older kdelta matrix)
- * counts as zero for an event counter and not at all otherwise.
+ * counts as zero for an event counter and not at all otherwise.  A row
+ * whose every run counts, with a value, is its own samples: the cell
+ * points into the matrix's values (shared) instead of copying them.
  */
-static void cell_fill(struct metric_cell *cell, const double *row,
-		      size_t nruns, const bool *skip, bool zero_when_absent)
+static void cell_fill(struct metric_cell *cell, double *row, size_t nruns,
+		      const bool *skip, bool zero_when_absent)
 {
+	bool whole = row && !skip;
 	size_t n = 0;
 
 	cell->samples = NULL;
+	cell->samples_shared = false;
 	cell->sum.n = 0;
 	cell->zero_filled = !row;
 	if (!nruns)
 		return;
+	for (size_t r = 0; whole && r < nruns; r++)
+		whole = !isnan(row[r]);
+	if (whole) {
+		cell->samples = row;
+		cell->samples_shared = true;
+		cell->sum.n = nruns;
+		return;
+	}
 	cell->samples = xreallocarray(NULL, nruns, sizeof(double));
 	for (size_t r = 0; r < nruns; r++) {
 		double v = row ? row[r] : NAN;
@@ -652,23 +664,28 @@ static void cell_fill(struct metric_cell *cell, const double *row,
 	cell->sum.n = n;
 }
 
+/* A new row, named name (which it takes over). */
 static size_t comparison_add_row(struct comparison *cmp, size_t *alloc,
-				 const char *name)
+				 char *name)
 {
 	struct metric_row *row;
 
 	ALLOC_GROW(cmp->rows, cmp->nrows + 1, *alloc);
 	row = &cmp->rows[cmp->nrows];
 	memset(row, 0, sizeof(*row));
-	row->name = xstrdup(name);
+	row->name = name;
 	row->key = metric_is_key(name);
 	row->cells = xcalloc(cmp->nvariants, sizeof(*row->cells));
 	return cmp->nrows++;
 }
 
-/* Row index of each metric of each matrix: the union of their names. */
+/*
+ * Row index of each metric of each matrix: the union of their names.
+ * The matrices' names go to the rows or are freed: memory is what limits
+ * the largest comparisons.
+ */
 static size_t *comparison_index_rows(struct comparison *cmp,
-				     const struct matrix *const *matrices,
+				     struct matrix *const *matrices,
 				     size_t *names_alloc)
 {
 	size_t total = 0, *where, k = 0, rows_alloc = 0;
@@ -680,17 +697,21 @@ static size_t *comparison_index_rows(struct comparison *cmp,
 	where = xreallocarray(NULL, total + 1, sizeof(*where));
 	name_index_init(&ix);
 	for (size_t v = 0; v < cmp->nvariants; v++) {
-		const struct matrix *m = matrices[v];
+		struct matrix *m = matrices[v];
 
 		for (size_t i = 0; i < m->nmetrics; i++, k++) {
 			uint64_t hash;
 
 			where[k] = name_index_find(&ix, names, m->names[i],
 						   &hash);
-			if (where[k] != (size_t)-1)
+			if (where[k] != (size_t)-1) {
+				free(m->names[i]);
+				m->names[i] = NULL;
 				continue;
+			}
 			where[k] = comparison_add_row(cmp, &rows_alloc,
 						      m->names[i]);
+			m->names[i] = NULL;
 			ALLOC_GROW(names, cmp->nrows, *names_alloc);
 			names[where[k]] = cmp->rows[where[k]].name;
 			name_index_add(&ix, names, where[k], hash);
@@ -701,12 +722,27 @@ static size_t *comparison_index_rows(struct comparison *cmp,
 	return where;
 }
 
+/* Keeps m's values for the cells that point into them, or frees them. */
+static void comparison_take_values(struct comparison *cmp, struct matrix *m,
+				   bool shared)
+{
+	if (shared) {
+		cmp->sample_blocks = xreallocarray(cmp->sample_blocks,
+						   cmp->nsample_blocks + 1,
+						   sizeof(*cmp->sample_blocks));
+		cmp->sample_blocks[cmp->nsample_blocks++] = m->values;
+	} else {
+		free(m->values);
+	}
+	m->values = NULL;
+}
+
 void comparison_add_matrices(struct comparison *cmp,
-			     const struct matrix *const *matrices)
+			     struct matrix *const *matrices)
 {
 	size_t names_alloc = 0, k = 0;
 	size_t *where = comparison_index_rows(cmp, matrices, &names_alloc);
-	const double **rows_of = xcalloc(cmp->nrows + 1, sizeof(*rows_of));
+	double **rows_of = xcalloc(cmp->nrows + 1, sizeof(*rows_of));
 	bool *zero = xcalloc(cmp->nrows + 1, sizeof(*zero));
 	bool *failure = xcalloc(cmp->nrows + 1, sizeof(*failure));
 
@@ -715,22 +751,37 @@ void comparison_add_matrices(struct comparison *cmp,
 		failure[r] = metric_is_failure_stat(cmp->rows[r].name);
 	}
 	for (size_t v = 0; v < cmp->nvariants; v++) {
-		const struct matrix *m = matrices[v];
+		struct matrix *m = matrices[v];
+		bool shared = false;
 
 		memset(rows_of, 0, cmp->nrows * sizeof(*rows_of));
 		for (size_t i = 0; i < m->nmetrics; i++)
 			rows_of[where[k++]] = m->values + i * m->nruns;
-		for (size_t r = 0; r < cmp->nrows; r++)
-			if (rows_of[r] || zero[r])
-				cell_fill(&cmp->rows[r].cells[v], rows_of[r],
-					  m->nruns,
-					  failure[r] ? NULL : m->incomplete,
-					  zero[r]);
+		for (size_t r = 0; r < cmp->nrows; r++) {
+			struct metric_cell *cell = &cmp->rows[r].cells[v];
+
+			if (!rows_of[r] && !zero[r])
+				continue;
+			cell_fill(cell, rows_of[r], m->nruns,
+				  failure[r] ? NULL : m->incomplete, zero[r]);
+			shared |= cell->samples_shared;
+		}
+		comparison_take_values(cmp, m, shared);
 	}
 	free(failure);
 	free(zero);
 	free(rows_of);
 	free(where);
+}
+
+void metric_row_release(struct metric_row *row, size_t nvariants)
+{
+	for (size_t v = 0; v < nvariants; v++)
+		if (!row->cells[v].samples_shared)
+			free(row->cells[v].samples);
+	free(row->cells);
+	free(row->name);
+	memset(row, 0, sizeof(*row));
 }
 
 static void free_params(struct param *params, size_t n)
@@ -744,13 +795,12 @@ static void free_params(struct param *params, size_t n)
 
 void comparison_release(struct comparison *cmp)
 {
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		for (size_t v = 0; v < cmp->nvariants; v++)
-			free(cmp->rows[r].cells[v].samples);
-		free(cmp->rows[r].cells);
-		free(cmp->rows[r].name);
-	}
+	for (size_t r = 0; r < cmp->nrows; r++)
+		metric_row_release(&cmp->rows[r], cmp->nvariants);
 	free(cmp->rows);
+	for (size_t i = 0; i < cmp->nsample_blocks; i++)
+		free(cmp->sample_blocks[i]);
+	free(cmp->sample_blocks);
 	for (size_t v = 0; v < cmp->nvariants; v++) {
 		free(cmp->variants[v].label);
 		free(cmp->variants[v].subject);

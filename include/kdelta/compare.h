@@ -54,6 +54,8 @@ struct metric_cell {
 	double change;		/* percent; absolute for "%" metrics */
 	bool change_absolute;	/* metric is a percentage already */
 	bool change_infinite;	/* base mean 0, this one not */
+	bool samples_shared;	/* samples point into cmp->sample_blocks:
+				 * not freed with the cell */
 	struct test_result test;
 	double q;		/* BH-corrected p within the metric's family */
 	enum verdict verdict;
@@ -93,6 +95,9 @@ struct comparison {
 	struct metric_row *rows;	/* sorted: key results, then monitors,
 					 * then by magnitude of change */
 	size_t nrows;
+	/* What cells' shared samples point into (comparison_add_matrices). */
+	double **sample_blocks;
+	size_t nsample_blocks;
 };
 
 struct compare_options {

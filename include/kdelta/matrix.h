@@ -79,9 +79,14 @@ bool metric_absent_means_zero(const char *name);
  * the union of their metrics, each cell's samples (the values present) and
  * sum.n, NULL samples where a variant lacks the metric.  A failure stat's
  * cell holds every run; any other leaves out the incomplete runs.
+ * It takes the matrices' names and values over (cells point into the
+ * values where they can): the caller still releases the matrices, but
+ * reads nothing more of them.
  */
 void comparison_add_matrices(struct comparison *cmp,
-			     const struct matrix *const *matrices);
+			     struct matrix *const *matrices);
+/* Frees a row: its cells' own samples, its name. */
+void metric_row_release(struct metric_row *row, size_t nvariants);
 /* Frees everything a comparison owns and zeroes it. */
 void comparison_release(struct comparison *cmp);
 

@@ -143,7 +143,7 @@ static const struct metric_row *row_named(const struct comparison *cmp,
 static void test_rows(void)
 {
 	struct matrix a, b;
-	const struct matrix *ms[] = { &a, &b };
+	struct matrix *ms[] = { &a, &b };
 	struct comparison cmp = { 0 };
 	const struct metric_row *row;
 	struct kd_err err;
@@ -191,7 +191,7 @@ static void test_rows(void)
 static void test_incomplete_runs(void)
 {
 	struct matrix a;
-	const struct matrix *ms[] = { &a };
+	struct matrix *ms[] = { &a };
 	struct comparison cmp = { 0 };
 	const struct metric_row *row;
 	struct kd_err err;
@@ -208,9 +208,13 @@ static void test_incomplete_runs(void)
 	row = row_named(&cmp, "w.ops");
 	CHECK(row && row->cells[0].sum.n == 2 && row->cells[0].samples[0] == 10 &&
 	      row->cells[0].samples[1] == 12);
+	/* A row whose every run counts is the matrix's: shared, not copied. */
+	CHECK(row && !row->cells[0].samples_shared);
 	row = row_named(&cmp, "dmesg.oops");
 	CHECK(row && row->cells[0].sum.n == 4 && row->cells[0].samples[1] == 1 &&
 	      row->cells[0].samples[3] == 0);
+	CHECK(row && row->cells[0].samples_shared && cmp.nsample_blocks == 1);
+	CHECK(!a.values && !a.names[0]);
 	row = row_named(&cmp, "last_state.is_incomplete_run");
 	CHECK(row && row->cells[0].sum.n == 4);
 	CHECK(metric_is_failure_stat("stderr.has_stderr"));
@@ -262,8 +266,8 @@ static void test_write(void)
 static void test_many_metrics(void)
 {
 	struct strbuf text = STRBUF_INIT;
-	struct matrix m;
-	const struct matrix *ms[] = { &m, &m };
+	struct matrix m, m2;
+	struct matrix *ms[] = { &m, &m2 };
 	struct comparison cmp = { 0 };
 	struct kd_err err;
 
@@ -273,6 +277,7 @@ static void test_many_metrics(void)
 			    i, i);
 	strbuf_addch(&text, '}');
 	CHECK(parse(text.buf, &m, &err) == 0);
+	CHECK(parse(text.buf, &m2, &err) == 0);
 	cmp.nvariants = 2;
 	cmp.variants = xcalloc(2, sizeof(*cmp.variants));
 	comparison_add_matrices(&cmp, ms);
@@ -280,6 +285,7 @@ static void test_many_metrics(void)
 	CHECK(cmp.nrows == 5000 && cmp.rows[4321].cells[1].samples[0] == 4321);
 	comparison_release(&cmp);
 	matrix_release(&m);
+	matrix_release(&m2);
 	strbuf_release(&text);
 }
 
