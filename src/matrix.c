@@ -3,6 +3,7 @@
  * Loading result matrices and turning one matrix per variant into the rows
  * of a comparison.
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -285,7 +286,9 @@ static void reader_layout(struct matrix_reader *mr, size_t width)
 	for (size_t i = 0; i < m->nmetrics && in_place; i++)
 		in_place = mr->count[i] == width && mr->start[i] == i * width;
 	if (in_place) {
-		m->values = mr->values;
+		/* What the guess of its size left over goes back. */
+		m->values = xreallocarray(mr->values, m->nmetrics * width + 1,
+					  sizeof(double));
 		mr->values = NULL;
 		return;
 	}
@@ -675,7 +678,6 @@ static size_t comparison_add_row(struct comparison *cmp, size_t *alloc,
 	memset(row, 0, sizeof(*row));
 	row->name = name;
 	row->key = metric_is_key(name);
-	row->cells = xcalloc(cmp->nvariants, sizeof(*row->cells));
 	return cmp->nrows++;
 }
 
@@ -719,6 +721,14 @@ static size_t *comparison_index_rows(struct comparison *cmp,
 	}
 	name_index_release(&ix);
 	free(names);
+	/*
+	 * The matrices' names, allocated by the threads that read them, are
+	 * free now: give their memory back before the cells take theirs.
+	 */
+	malloc_trim(0);
+	for (size_t r = 0; r < cmp->nrows; r++)
+		cmp->rows[r].cells = xcalloc(cmp->nvariants,
+					     sizeof(*cmp->rows[r].cells));
 	return where;
 }
 
