@@ -50,6 +50,22 @@ static void test_parse(void)
 	CHECK(m.nmetrics == 2 && !strcmp(m.names[0], "a") && m.values[1] == 6);
 	CHECK(m.values[2] == 3 && !m.incomplete);
 	matrix_release(&m);
+	/*
+	 * Names are read as they are called today; a file with the older and
+	 * today's name of one metric keeps today's, in either order.
+	 */
+	CHECK(parse("{\"creat-clo.ops_per_sec\": [1, 2]}", &m, &err) == 0);
+	CHECK(m.nmetrics == 1 && !strcmp(m.names[0], "aim9.creat-clo.ops_per_sec"));
+	matrix_release(&m);
+	CHECK(parse("{\"creat-clo.ops_per_sec\": [1, 2],"
+		    " \"aim9.creat-clo.ops_per_sec\": [3, 4]}", &m, &err) == 0);
+	CHECK(m.nmetrics == 1 && m.values[0] == 3 && m.values[1] == 4);
+	matrix_release(&m);
+	CHECK(parse("{\"aim9.creat-clo.ops_per_sec\": [3, 4],"
+		    " \"creat-clo.ops_per_sec\": [1, 2]}", &m, &err) == 0);
+	CHECK(m.nmetrics == 1 && m.nruns == 2 && m.values[0] == 3 &&
+	      m.values[1] == 4);
+	matrix_release(&m);
 	/* Numbers: exact, whatever path converts them. */
 	CHECK(parse("{\"a\": [0.1, -0, 1e22, 1e23, 123456789012345678901234,"
 		    " 2.2250738585072014e-308, 4.9e-324, -1.5E+3, 0.000001]}",
