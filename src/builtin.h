@@ -19,4 +19,13 @@ int cmd_bisect(int argc, char **argv);
 int cmd_ls(int argc, char **argv);
 int cmd_index(int argc, char **argv);
 
+/*
+ * The options of the commands that only take a store (ls, index):
+ * --result-root and --help.  Returns the exit status when the command is
+ * done (--help, or a bad option, said on stderr), else -1 with *root set
+ * (caller frees) and optind at the first argument.
+ */
+int store_command_options(int argc, char **argv, const char *usage,
+			  char **root);
+
 #endif

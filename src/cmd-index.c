@@ -5,9 +5,9 @@
  * it up to date themselves; this is for a root whose index was lost, or
  * to check one: it prints the number of commit directories found.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "kdelta/result-index.h"
@@ -25,38 +25,19 @@ static const char index_usage[] =
 
 int cmd_index(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "result-root", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *root_option = NULL;
 	struct kd_err err;
 	size_t n;
 	char *root;
-	int c, ret;
+	int ret = store_command_options(argc, argv, index_usage, &root);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		if (c == 'R') {
-			root_option = optarg;
-		} else if (c == 'h') {
-			fputs(index_usage, stdout);
-			return KD_EXIT_OK;
-		} else {
-			fprintf(stderr, c == ':'
-				? "kdelta index: option '%s' needs a value; see 'kdelta index --help'\n"
-				: "kdelta index: unknown option '%s'; see 'kdelta index --help'\n",
-				argv[optind - 1]);
-			return KD_EXIT_USAGE;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind < argc) {
 		fprintf(stderr, "kdelta index: takes no arguments, got '%s'; see 'kdelta index --help'\n",
 			argv[optind]);
+		free(root);
 		return KD_EXIT_USAGE;
 	}
-	root = result_root(root_option);
 	ret = result_index_rebuild(root, &n, &err);
 	if (ret < 0)
 		fprintf(stderr, "kdelta index: %s\n", err.msg);

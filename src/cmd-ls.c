@@ -116,7 +116,8 @@ static int ls_load(struct resultdb *db, char **labels, int n,
 	return ret;
 }
 
-int cmd_ls(int argc, char **argv)
+int store_command_options(int argc, char **argv, const char *usage,
+			  char **root)
 {
 	static const struct option options[] = {
 		{ "result-root", required_argument, NULL, 'R' },
@@ -124,27 +125,37 @@ int cmd_ls(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *root_option = NULL;
-	struct resultdb db;
-	struct kd_err err;
-	char *root;
-	int c, ret;
+	int c;
 
 	opterr = 0;
+	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		if (c == 'R') {
 			root_option = optarg;
 		} else if (c == 'h') {
-			fputs(ls_usage, stdout);
+			fputs(usage, stdout);
 			return KD_EXIT_OK;
 		} else {
 			fprintf(stderr, c == ':'
-				? "kdelta ls: option '%s' needs a value; see 'kdelta ls --help'\n"
-				: "kdelta ls: unknown option '%s'; see 'kdelta ls --help'\n",
-				argv[optind - 1]);
+				? "kdelta %s: option '%s' needs a value; see 'kdelta %s --help'\n"
+				: "kdelta %s: unknown option '%s'; see 'kdelta %s --help'\n",
+				argv[0], argv[optind - 1], argv[0]);
 			return KD_EXIT_USAGE;
 		}
 	}
-	root = result_root(root_option);
+	*root = result_root(root_option);
+	return -1;
+}
+
+int cmd_ls(int argc, char **argv)
+{
+	struct resultdb db;
+	struct kd_err err;
+	char *root;
+	int ret = store_command_options(argc, argv, ls_usage, &root);
+
+	if (ret >= 0)
+		return ret;
 	ret = resultdb_open(root, &db, &err);
 	if (!ret)
 		ret = ls_load(&db, argv + optind, argc - optind, &err);
