@@ -9,12 +9,10 @@
 
 /* Nesting deeper than this is refused: no job file needs it. */
 #define JOB_MAX_DEPTH 32
-/* A job file is a few kilobytes; this is only a sanity limit. */
-#define JOB_MAX_FILE_SIZE (16u << 20)
 /*
  * Keys in one mapping: LKP's largest job files have a few dozen.  The
- * duplicate check is linear per key, so without a cap a 16 MiB file of
- * distinct keys would take hours to refuse.
+ * duplicate check is linear per key, so without a cap a 1 MiB file of
+ * distinct keys would take minutes to refuse.
  */
 #define JOB_MAX_KEYS 256
 
@@ -24,6 +22,8 @@ void jnode_append(struct jnode *node, const char *key, int line, int col,
 		  struct jnode *value);
 /* Index of key in map, or -1. */
 ssize_t jnode_index(const struct jnode *map, const char *key);
+/* About the bytes of memory a tree takes, allocator overhead included. */
+size_t jnode_footprint(const struct jnode *node);
 
 /*
  * Parses YAML text into one tree per document.  Refuses what job files do

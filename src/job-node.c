@@ -90,6 +90,24 @@ struct jnode *jnode_clone(const struct jnode *node)
 	return copy;
 }
 
+/* What malloc() adds to each block, about. */
+#define MALLOC_OVERHEAD 16
+
+size_t jnode_footprint(const struct jnode *node)
+{
+	size_t bytes = sizeof(*node) + MALLOC_OVERHEAD;
+
+	if (node->scalar)
+		bytes += strlen(node->scalar) + 1 + MALLOC_OVERHEAD;
+	for (size_t i = 0; i < node->n; i++) {
+		bytes += sizeof(*node->values) + jnode_footprint(node->values[i]);
+		if (node->keys)
+			bytes += sizeof(*node->keys) + sizeof(*node->key_marks) +
+				 strlen(node->keys[i]) + 1 + MALLOC_OVERHEAD;
+	}
+	return bytes;
+}
+
 ssize_t jnode_index(const struct jnode *map, const char *key)
 {
 	if (!map || map->kind != JNODE_MAP)

@@ -129,45 +129,58 @@ struct expansion {
 	const struct job_loader *ld;
 	struct job_set *set;
 	int document;
+	size_t *bytes;		/* of the jobs so far, all documents */
 };
 
-static void add_job(struct expansion *x, struct jnode *root)
+static int too_large(const struct job_loader *ld)
 {
+	return kd_error(ld->err, "%s: expands to more than %zu MiB of jobs, the limit (every job holds a copy of every value); use fewer or shorter lists, fewer documents or shorter values",
+			ld->name, JOB_MAX_EXPANDED_BYTES >> 20);
+}
+
+/* Adds a copy of tree, as it is now, as a job. */
+static int add_job(struct expansion *x, const struct jnode *tree)
+{
+	size_t bytes = jnode_footprint(tree);
 	struct job *job;
 	const char *workload;
 
+	if (bytes > JOB_MAX_EXPANDED_BYTES - *x->bytes)
+		return too_large(x->ld);
+	*x->bytes += bytes;
 	x->set->jobs = xreallocarray(x->set->jobs, x->set->n + 1,
 				     sizeof(*x->set->jobs));
 	job = &x->set->jobs[x->set->n++];
-	workload = job_complete(x->ld, root);
 	*job = (struct job){
-		.root = root,
+		.root = jnode_clone(tree),
 		.source = xstrdup(x->ld->name),
 		.document = x->document,
-		.workload = workload ? xstrdup(workload) : NULL,
 	};
+	workload = job_complete(x->ld, job->root);
+	job->workload = workload ? xstrdup(workload) : NULL;
+	return 0;
 }
 
 /*
- * Takes tree.  The first list that expands varies slowest: each of its
- * items is put in its place in turn, and the copy expands its other lists.
+ * The first list that expands varies slowest: each of its items is put in
+ * its place in turn, the tree with it expands its other lists, and the
+ * list is put back.  Only the jobs are copies.
  */
-static void expand(struct expansion *x, struct jnode *tree)
+static int expand(struct expansion *x, struct jnode *tree)
 {
 	struct jnode **slot = NULL, *list;
+	int ret = 0;
 
 	walk_points(x->ld, tree, first_point, &slot);
-	if (!slot) {
-		add_job(x, tree);
-		return;
-	}
+	if (!slot)
+		return add_job(x, tree);
 	list = *slot;
-	for (size_t i = 0; i < list->n; i++) {
+	for (size_t i = 0; !ret && i < list->n; i++) {
 		*slot = list->values[i];
-		expand(x, jnode_clone(tree));
+		ret = expand(x, tree);
 	}
 	*slot = list;
-	jnode_free(tree);
+	return ret;
 }
 
 static bool jnode_equal(const struct jnode *a, const struct jnode *b)
@@ -372,14 +385,25 @@ static int check_documents(const struct job_loader *ld, struct jnode **docs,
 	return 0;
 }
 
-/* Merges and checks every document, and counts the jobs before expanding. */
+/*
+ * Merges and checks every document, and counts the jobs before expanding.
+ * The merged documents count against the limit of the jobs' memory: each
+ * gives a job at least.
+ */
 static int prepare(const struct job_loader *ld, struct jnode **docs,
 		   size_t ndocs, struct jnode **merged)
 {
 	uint64_t total = 0;
+	size_t bytes = 0;
 
 	for (size_t i = 0; i < ndocs; i++) {
+		size_t doc_bytes;
+
 		merged[i] = i ? merge(docs[0], docs[i]) : jnode_clone(docs[0]);
+		doc_bytes = jnode_footprint(merged[i]);
+		if (doc_bytes > JOB_MAX_EXPANDED_BYTES - bytes)
+			return too_large(ld);
+		bytes += doc_bytes;
 		if (job_lift_monitors(ld, merged[i]) ||
 		    job_validate(ld, merged[i]))
 			return -1;
@@ -412,7 +436,7 @@ int job_load_string(const char *text, size_t len, const char *name,
 	struct job_loader ld = { .name = name, .schema = schema, .err = err };
 	struct strbuf copy = STRBUF_INIT;
 	struct jnode **docs = NULL, **merged;
-	size_t ndocs = 0;
+	size_t ndocs = 0, bytes = 0;
 	int ret;
 
 	*out = (struct job_set){ 0 };
@@ -426,13 +450,17 @@ int job_load_string(const char *text, size_t len, const char *name,
 	merged = xcalloc(ndocs, sizeof(*merged));
 	ret = prepare(&ld, docs, ndocs, merged);
 	for (size_t i = 0; !ret && i < ndocs; i++) {
-		struct expansion x = { .ld = &ld, .set = out, .document = (int)i };
+		struct expansion x = { .ld = &ld, .set = out, .document = (int)i,
+				       .bytes = &bytes };
 
-		expand(&x, merged[i]);
+		ret = expand(&x, merged[i]);
+		jnode_free(merged[i]);
 		merged[i] = NULL;
 	}
 	if (!ret)
 		name_jobs(&ld, out);
+	else
+		job_set_release(out);
 	free_trees(merged, ndocs);
 	free_trees(docs, ndocs);
 	return ret;
@@ -447,7 +475,7 @@ int job_load_file(const char *path, const struct job_schema *schema,
 	*out = (struct job_set){ 0 };
 	if (is_directory(path))
 		return kd_error(err, "%s: is a directory, not a job file", path);
-	ret = read_file(path, &text, err);
+	ret = read_file_max(path, JOB_MAX_FILE_SIZE, &text, err);
 	if (!ret)
 		ret = job_load_string(text.buf, text.len, path, schema, out, err);
 	strbuf_release(&text);

@@ -766,6 +766,34 @@ static int extract_logs(const char *run_dir, json_t *stats, struct kd_err *err)
 	return rc;
 }
 
+/*
+ * Whether dir holds what kdelta or lkp-tests put in a run directory: a
+ * job.yaml, a completion mark, a stats.json or a raw monitor file.  Logs
+ * alone do not count: /var/log is no run directory.
+ */
+static bool looks_like_run_dir(const char *dir)
+{
+	static const char *const marks[] = {
+		STORE_JOB_FILE, STORE_COMPLETE_FILE, STORE_STATS_FILE,
+	};
+	bool found = false;
+
+	for (size_t i = 0; !found && i < ARRAY_SIZE(marks); i++) {
+		char *path = xasprintf("%s/%s", dir, marks[i]);
+
+		found = path_exists(path);
+		free(path);
+	}
+	for (size_t i = 0; !found && monitor_registry[i]; i++) {
+		char *path = xasprintf("%s/%s.gz", dir,
+				       monitor_registry[i]->section.name);
+
+		found = path_exists(path);
+		free(path);
+	}
+	return found;
+}
+
 int run_dir_extract(const char *run_dir, json_t **out, struct kd_err *err)
 {
 	json_t *stats;
@@ -775,6 +803,10 @@ int run_dir_extract(const char *run_dir, json_t **out, struct kd_err *err)
 		return kd_error(err, "%s: %s", run_dir,
 				path_exists(run_dir) ? "not a directory"
 						     : "no such run directory");
+	if (!looks_like_run_dir(run_dir))
+		return kd_error(err, "%s: not a run directory: no %s, %s, %s or raw monitor file (<monitor>.gz) in it",
+				run_dir, STORE_JOB_FILE, STORE_COMPLETE_FILE,
+				STORE_STATS_FILE);
 	stats = json_object();
 	for (size_t i = 0; monitor_registry[i]; i++)
 		if (extract_raw(run_dir, monitor_registry[i], stats, err) < 0)

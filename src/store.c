@@ -206,6 +206,15 @@ int store_mark_complete(const char *run_dir, const char *status,
 	return ret;
 }
 
+/* What store_mark_complete() writes: "ok" or "failed[: reason]", a line. */
+static bool well_formed_mark(const struct strbuf *mark)
+{
+	if (strlen(mark->buf) != mark->len || strchr(mark->buf, '\n'))
+		return false;
+	return !strcmp(mark->buf, "ok") || !strcmp(mark->buf, "failed") ||
+	       !strncmp(mark->buf, "failed: ", 8);
+}
+
 char *store_run_status(const char *run_dir)
 {
 	char *path = xasprintf("%s/%s", run_dir, STORE_COMPLETE_FILE);
@@ -219,6 +228,10 @@ char *store_run_status(const char *run_dir)
 	}
 	free(path);
 	strbuf_rtrim(&sb);
+	if (!well_formed_mark(&sb)) {
+		strbuf_release(&sb);
+		return xstrdup(STORE_MALFORMED_MARK);
+	}
 	return strbuf_detach(&sb);
 }
 

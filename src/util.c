@@ -87,30 +87,206 @@ char *xasprintf(const char *fmt, ...)
 	return strbuf_detach(&sb);
 }
 
+/* "1 GiB", "16 MiB": limits are whole units. */
+static void format_limit(char *buf, size_t size, size_t bytes)
+{
+	if (bytes && !(bytes % ((size_t)1 << 30)))
+		snprintf(buf, size, "%zu GiB", bytes >> 30);
+	else if (bytes && !(bytes % ((size_t)1 << 20)))
+		snprintf(buf, size, "%zu MiB", bytes >> 20);
+	else
+		snprintf(buf, size, "%zu bytes", bytes);
+}
+
+struct file_reader {
+	const char *path;
+	int fd;
+	size_t max;
+	unsigned char in[65536];
+	size_t in_len;
+	bool eof;
+};
+
+/*
+ * Refills r->in after the keep bytes already at its start; sets r->eof at
+ * the end of the file.
+ */
+static int reader_fill(struct file_reader *r, size_t keep, struct kd_err *err)
+{
+	ssize_t n;
+
+	do
+		n = read(r->fd, r->in + keep, sizeof(r->in) - keep);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return kd_error(err, "%s: %s", r->path, strerror(errno));
+	r->in_len = keep + (size_t)n;
+	r->eof = n == 0;
+	return 0;
+}
+
+static int too_large(const struct file_reader *r, bool gz, struct kd_err *err)
+{
+	char limit[32];
+
+	format_limit(limit, sizeof(limit), r->max);
+	return kd_error(err, "%s: too large: more than %s%s", r->path, limit,
+			gz ? " decompressed" : "");
+}
+
+static int append_checked(struct file_reader *r, struct strbuf *out,
+			  size_t start, const void *data, size_t len, bool gz,
+			  struct kd_err *err)
+{
+	if (len > r->max - (out->len - start))
+		return too_large(r, gz, err);
+	strbuf_add(out, data, len);
+	return 0;
+}
+
+static bool gzip_magic(const unsigned char *p, size_t len)
+{
+	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/* Moves the unread input to the start of r->in and reads more after it. */
+static int refill_input(struct file_reader *r, z_stream *z, struct kd_err *err)
+{
+	size_t keep = z->avail_in;
+
+	memmove(r->in, z->next_in, keep);
+	if (reader_fill(r, keep, err))
+		return -1;
+	z->next_in = r->in;
+	z->avail_in = (uInt)r->in_len;
+	return 0;
+}
+
+/*
+ * Inflates gzip members one after the other until the end of the file:
+ * anything after a member that is not another member is garbage.
+ */
+static int read_gzip(struct file_reader *r, struct strbuf *out,
+		     struct kd_err *err)
+{
+	unsigned char buf[65536];
+	size_t start = out->len;
+	z_stream z = { 0 };
+	int zret = Z_OK, ret = 0;
+
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		xdie("out of memory initialising zlib");
+	z.next_in = r->in;
+	z.avail_in = (uInt)r->in_len;
+	while (!ret) {
+		if (zret == Z_STREAM_END) {
+			/* Two bytes tell another member from garbage. */
+			if (z.avail_in < 2 && !r->eof) {
+				ret = refill_input(r, &z, err);
+				continue;
+			}
+			if (!z.avail_in)
+				break;
+			if (!gzip_magic(z.next_in, z.avail_in)) {
+				ret = kd_error(err, "%s: trailing garbage after the gzip data",
+					       r->path);
+				break;
+			}
+			inflateReset(&z);
+			zret = Z_OK;
+		}
+		if (!z.avail_in) {
+			if (r->eof)
+				ret = kd_error(err, "%s: corrupt or truncated gzip data",
+					       r->path);
+			else
+				ret = refill_input(r, &z, err);
+			continue;
+		}
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		zret = inflate(&z, Z_NO_FLUSH);
+		if (zret != Z_OK && zret != Z_STREAM_END && zret != Z_BUF_ERROR)
+			ret = kd_error(err, "%s: corrupt or truncated gzip data",
+				       r->path);
+		else
+			ret = append_checked(r, out, start, buf,
+					     sizeof(buf) - z.avail_out, true, err);
+	}
+	inflateEnd(&z);
+	return ret;
+}
+
+static int read_plain(struct file_reader *r, struct strbuf *out,
+		      struct kd_err *err)
+{
+	size_t start = out->len;
+
+	while (!r->eof) {
+		if (append_checked(r, out, start, r->in, r->in_len, false, err) ||
+		    reader_fill(r, 0, err))
+			return -1;
+	}
+	return 0;
+}
+
+static bool has_gz_suffix(const char *path)
+{
+	size_t len = strlen(path);
+
+	return len >= 3 && !strcmp(path + len - 3, ".gz");
+}
+
+/* After the first read: gzip by its magic, or plain. */
+static int read_contents(struct file_reader *r, off_t size, struct strbuf *out,
+			 struct kd_err *err)
+{
+	if (gzip_magic(r->in, r->in_len))
+		return read_gzip(r, out, err);
+	if (has_gz_suffix(r->path))
+		return kd_error(err, "%s: %s", r->path, r->eof ?
+				"empty file, not gzip data" : "not gzip data");
+	if ((uintmax_t)size > r->max)	/* no need to read it */
+		return too_large(r, false, err);
+	return read_plain(r, out, err);
+}
+
+int read_file_max(const char *path, size_t max, struct strbuf *out,
+		  struct kd_err *err)
+{
+	struct file_reader *r;
+	struct stat st;
+	int fd, ret;
+
+	/* O_NONBLOCK: a FIFO must not block open() before fstat() sees it. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return kd_error(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		ret = kd_error(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return kd_error(err, "%s: %s", path, S_ISDIR(st.st_mode) ?
+				"is a directory" : "not a regular file");
+	}
+	r = xcalloc(1, sizeof(*r));
+	*r = (struct file_reader){ .path = path, .fd = fd, .max = max };
+	ret = reader_fill(r, 0, err);
+	if (!ret && r->in_len == 1 && !r->eof)	/* a magic split by read() */
+		ret = reader_fill(r, 1, err);
+	if (!ret)
+		ret = read_contents(r, st.st_size, out, err);
+	close(fd);
+	free(r);
+	return ret;
+}
+
 int read_file(const char *path, struct strbuf *out, struct kd_err *err)
 {
-	char buf[65536];
-	gzFile gz;
-	int n;
-
-	gz = gzopen(path, "rb");
-	if (!gz)
-		return kd_error(err, "%s: %s", path,
-				errno ? strerror(errno) : "cannot open");
-	while ((n = gzread(gz, buf, sizeof(buf))) > 0)
-		strbuf_add(out, buf, (size_t)n);
-	if (n < 0) {
-		int zerr;
-		const char *msg = gzerror(gz, &zerr);
-
-		kd_error(err, "%s: %s", path,
-			 zerr == Z_ERRNO ? strerror(errno) : msg);
-		gzclose(gz);
-		return -1;
-	}
-	if (gzclose(gz) != Z_OK)
-		return kd_error(err, "%s: corrupt or truncated gzip data", path);
-	return 0;
+	return read_file_max(path, READ_FILE_MAX, out, err);
 }
 
 static int fsync_dir_of(const char *path)

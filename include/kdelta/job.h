@@ -69,8 +69,16 @@ struct job_set {
 	size_t n;
 };
 
-/* Expansion cap, documented in kdelta-job(5). */
+/*
+ * Expansion caps, documented in kdelta-job(5): jobs, and the memory of
+ * them all (every job holds a copy of every value: a long value in a file
+ * of many jobs, or many documents over a long first one, would take
+ * gigabytes).
+ */
 #define JOB_MAX_EXPANDED 10000
+#define JOB_MAX_EXPANDED_BYTES ((size_t)64 << 20)
+/* The largest job file, documented in kdelta-job(5). */
+#define JOB_MAX_FILE_SIZE ((size_t)1 << 20)
 
 int job_load_file(const char *path, const struct job_schema *schema,
 		  struct job_set *out, struct kd_err *err);

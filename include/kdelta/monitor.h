@@ -191,7 +191,9 @@ int raw_next_sample(const char *raw, size_t len, size_t *pos,
 
 /*
  * Extracts the stats of a run directory from its raw files and workload
- * logs into a new object { "metric": number, ... } (kdelta stats).
+ * logs into a new object { "metric": number, ... } (kdelta stats).  A
+ * directory with no job.yaml, completion mark, stats.json or raw monitor
+ * file is no run directory, and an error.
  */
 int run_dir_extract(const char *run_dir, json_t **stats, struct kd_err *err);
 /* Writes stats as the run directory's stats.json, atomically, keys sorted. */

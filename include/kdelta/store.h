@@ -82,8 +82,12 @@ int store_mark_complete(const char *run_dir, const char *status,
 
 /*
  * The completion mark of a run directory, without its newline, or NULL
- * when the run is incomplete.  Caller frees.
+ * when the run is incomplete.  A mark that is neither "ok" nor
+ * "failed[: reason]" on one line (a NUL byte, more lines, other words) is
+ * STORE_MALFORMED_MARK: the run counts as failed, never as ok.  Caller
+ * frees.
  */
+#define STORE_MALFORMED_MARK "failed: malformed completion mark"
 char *store_run_status(const char *run_dir);
 
 /* The run numbers of commit_dir in ascending order (caller frees *out). */

@@ -38,7 +38,20 @@ _Noreturn void xdie(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 		}                                                              \
 	} while (0)
 
-/* Reads a whole file (plain, or gzip-compressed: zlib reads both). */
+/* No file kdelta reads may be larger, decompressed; see kdelta(1) LIMITS. */
+#define READ_FILE_MAX ((size_t)1 << 30)
+
+/*
+ * Appends a whole file to out: plain, or gzip-compressed (recognised by its
+ * magic bytes; one member or several).  Refused with a one-line message:
+ * what is not a regular file (a FIFO or a device is opened without
+ * blocking, then refused), more than max bytes (decompressed), corrupt or
+ * truncated gzip data, garbage after it, and a file named "*.gz" that is
+ * empty or not gzip.
+ */
+int read_file_max(const char *path, size_t max, struct strbuf *out,
+		  struct kd_err *err);
+/* read_file_max() with READ_FILE_MAX. */
 int read_file(const char *path, struct strbuf *out, struct kd_err *err);
 /*
  * Writes a file atomically: temporary file in the same directory, fsync,

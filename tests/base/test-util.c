@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "check.h"
 #include "kdelta/util.h"
@@ -92,12 +95,142 @@ static void test_files(void)
 	strbuf_release(&sb);
 }
 
+/* Writes data to dir/name, gzip-compressed (level 1) when gz. */
+static char *put(const char *dir, const char *name, const void *data,
+		 size_t len, bool gz)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	unsigned char *z = NULL;
+	uLongf zlen = len + 1024;
+
+	if (gz) {
+		z_stream s = { 0 };
+
+		z = xmalloc(zlen);
+		deflateInit2(&s, 1, Z_DEFLATED, 16 + MAX_WBITS, 8,
+			     Z_DEFAULT_STRATEGY);
+		s.next_in = (unsigned char *)data;
+		s.avail_in = (uInt)len;
+		s.next_out = z;
+		s.avail_out = (uInt)zlen;
+		deflate(&s, Z_FINISH);
+		zlen = s.total_out;
+		deflateEnd(&s);
+		data = z;
+		len = zlen;
+	}
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
+		xdie("cannot write %s", path);
+	free(z);
+	return path;
+}
+
+/* Appends the bytes of path, as they are, to sb. */
+static void slurp(const char *path, struct strbuf *sb)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[4096];
+	size_t n;
+
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(sb, buf, n);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * read_file_max(path, max) fails with "<path>: <what>" -- or, when what is
+ * NULL, succeeds -- into sb.
+ */
+static void check_read(const char *path, size_t max, const char *what,
+		       struct strbuf *sb)
+{
+	struct kd_err err = { "" };
+	char *want = what ? xasprintf("%s: %s", path, what) : xstrdup("");
+
+	strbuf_reset(sb);
+	CHECK(read_file_max(path, max, sb, &err) == (what ? -1 : 0));
+	CHECK_STR(err.msg, want);
+	free(want);
+}
+
+/* check_read() of dir/name holding data, then the file is removed. */
+static void check_file(const char *dir, const char *name, const void *data,
+		       size_t len, bool gz, size_t max, const char *what,
+		       struct strbuf *sb)
+{
+	char *path = put(dir, name, data, len, gz);
+
+	check_read(path, max, what, sb);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * What read_file() refuses: FIFOs and devices (without blocking), more
+ * than its limit (a gzip bomb stops at the limit), a ".gz" file that is
+ * empty or not gzip, corrupt data and garbage after it.
+ */
+static void test_read_file_limits(void)
+{
+	char dir[] = "/tmp/kdelta-read.XXXXXX";
+	struct strbuf sb = STRBUF_INIT, two = STRBUF_INIT;
+	size_t big = 8u << 20;
+	char *zeros = xcalloc(1, big), *path;
+
+	CHECK(mkdtemp(dir) != NULL);
+	path = xasprintf("%s/fifo.log", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	check_read(path, 100, "not a regular file", &sb);
+	unlink(path);
+	free(path);
+	check_read("/dev/zero", 100, "not a regular file", &sb);
+	check_read(dir, 100, "is a directory", &sb);
+
+	/* 8 MiB of zeros, 8 KiB compressed: refused at 1 MiB. */
+	check_file(dir, "bomb.gz", zeros, big, true, 1u << 20,
+		   "too large: more than 1 MiB decompressed", &sb);
+	CHECK(sb.len <= 1u << 20);
+	check_file(dir, "bomb.gz", zeros, big, true, big, NULL, &sb);
+	CHECK(sb.len == big);
+	check_file(dir, "plain", zeros, (1u << 20) + 1, false, 1u << 20,
+		   "too large: more than 1 MiB", &sb);
+	check_file(dir, "empty.gz", "", 0, false, 100,
+		   "empty file, not gzip data", &sb);
+	check_file(dir, "text.gz", "hello\n", 6, false, 100, "not gzip data",
+		   &sb);
+	check_file(dir, "text", "hello\n", 6, false, 100, NULL, &sb);
+	CHECK_STR(sb.buf, "hello\n");
+
+	/* Two members are one file; anything else after them is garbage. */
+	path = put(dir, "a.gz", "one\n", 4, true);
+	slurp(path, &two);
+	slurp(path, &two);
+	unlink(path);
+	free(path);
+	check_file(dir, "two.gz", two.buf, two.len, false, 100, NULL, &sb);
+	CHECK_STR(sb.buf, "one\none\n");
+	strbuf_addstr(&two, "junk");
+	check_file(dir, "junk.gz", two.buf, two.len, false, 100,
+		   "trailing garbage after the gzip data", &sb);
+	strbuf_setlen(&two, two.len - 4 - 10);
+	check_file(dir, "cut.gz", two.buf, two.len, false, 100,
+		   "corrupt or truncated gzip data", &sb);
+
+	CHECK(rmdir(dir) == 0);
+	free(zeros);
+	strbuf_release(&sb);
+	strbuf_release(&two);
+}
+
 int main(void)
 {
 	test_strbuf();
 	test_utf8_repair();
 	test_safe_name();
 	test_files();
+	test_read_file_limits();
 	CHECK(edit_distance("runs", "rns") == 1);
 	CHECK(edit_distance("testcase", "tastcase") == 1);
 	CHECK(edit_distance("", "abc") == 3);

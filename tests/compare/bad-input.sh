@@ -27,6 +27,25 @@ printf '{"punch.usecs": [1, 2, 3], "meminfo.Dirty": [4, 5, 6]}' | gzip -n |
 	head -c 30 >"$M"
 expect_error 2 "kdelta: $M: corrupt or truncated gzip data" cmp_ v1 v2
 
+# Files that are not what their names say: refused at once, not read.
+rm "$M"
+mkfifo "$M"
+expect_error 2 "kdelta: $M: not a regular file" cmp_ v1 v2
+rm "$M"
+ln -s /dev/zero "$M"
+expect_error 2 "kdelta: $M: not a regular file" cmp_ v1 v2
+rm "$M"
+ln -sf /dev/zero "$C/v1/0/job.yaml"
+expect_error 2 "kdelta: $C/v1/0/job.yaml: not a regular file" cmp_ v1 v2
+rm "$C/v1/0/job.yaml"
+echo 'testcase: punch' >"$C/v1/0/job.yaml"
+# A completion mark that is not "ok" is a failed run, not a counted one.
+printf 'ok\0junk\n' >"$C/v2/1/complete"
+cmp_ v1 v2 >"$T/out" 2>&1 || fail "a malformed completion mark: status $?"
+grep -qE '^ +:3 +[0-9]+% +1:3 +runs.failed$' "$T/out" ||
+	fail "a malformed completion mark is not a failed run: $(cat "$T/out")"
+echo ok >"$C/v2/1/complete"
+
 # Without a matrix, the runs' stats.json are read.
 rm "$M"
 echo '{"punch.usecs": "slow"}' >"$C/v2/1/stats.json"

@@ -8,13 +8,16 @@ D=$TESTDATA/monitors
 
 # raw NAME CAPTURE: <run>/NAME.gz from CAPTURE.1..3 sampled at the times
 # expected.py assumes.
-raw() {
+raw_text() {
 	local i=1 t
 	for t in 1796001600.000000 1796001601.500000 1796001603.250000; do
 		printf 'time: %s\n' "$t"
-		cat "$D/$2.$i"
+		cat "$D/$1.$i"
 		i=$((i + 1))
-	done | gzip >"$R/$1.gz"
+	done
+}
+raw() {
+	raw_text "$2" | gzip >"$R/$1.gz"
 }
 
 R=$T/run
@@ -87,6 +90,29 @@ expect_error 2 "kdelta stats: $R/proc-vmstat.gz: binary data (a NUL byte at byte
 	"$KDELTA" stats "$R"
 raw proc-vmstat vmstat
 
+# Raw files that are not what their names say.
+: >"$R/proc-vmstat.gz"
+expect_error 2 "kdelta stats: $R/proc-vmstat.gz: empty file, not gzip data" \
+	"$KDELTA" stats "$R"
+{ raw_text vmstat | gzip; echo junk; } >"$R/proc-vmstat.gz"
+expect_error 2 "kdelta stats: $R/proc-vmstat.gz: trailing garbage after the gzip data" \
+	"$KDELTA" stats "$R"
+for t in nan -1 0x10 1e9; do
+	printf 'time: %s\npgfree 1\n' "$t" | gzip >"$R/proc-vmstat.gz"
+	expect_error 2 "kdelta stats: $R/proc-vmstat.gz: bad 'time:' line at byte 0: expected an epoch like 1764466000.123456" \
+		"$KDELTA" stats "$R"
+done
+rm "$R/proc-vmstat.gz"
+ln -s /dev/zero "$R/proc-vmstat.gz"
+expect_error 2 "kdelta stats: $R/proc-vmstat.gz: not a regular file" \
+	"$KDELTA" stats "$R"
+rm "$R/proc-vmstat.gz"
+mkfifo "$R/fio.log"
+expect_error 2 "kdelta stats: $R/fio.log: not a regular file" "$KDELTA" stats "$R"
+rm "$R/fio.log"
+raw proc-vmstat vmstat
+cmp -s "$T/before" "$R/stats.json" || fail "a failed kdelta stats changed stats.json"
+
 printf 'time: 1.0\nslabinfo - version: 2.0\n' | gzip >"$R/slabinfo.gz"
 expect_error 2 "kdelta stats: $R/slabinfo.gz: slabinfo version 2.0 is not supported: kdelta reads version 2.1" \
 	"$KDELTA" stats "$R"
@@ -98,8 +124,16 @@ expect_error 2 "kdelta stats: unknown option '--frob'. See 'kdelta stats --help'
 "$KDELTA" stats >/dev/null 2>"$T/err" && fail "kdelta stats without a directory succeeded"
 grep -q '^usage: kdelta stats RUN_DIR' "$T/err" || fail "kdelta stats: no usage"
 
+# Not a run directory: nothing is written there.
+mkdir "$T/logs"
+echo 'x: 1' >"$T/logs/x.log"
+expect_error 2 "kdelta stats: $T/logs: not a run directory: no job.yaml, complete, stats.json or raw monitor file (<monitor>.gz) in it" \
+	"$KDELTA" stats "$T/logs"
+[ -e "$T/logs/stats.json" ] && fail "kdelta stats wrote into a directory that is no run directory"
+
 # Several directories: each extracted, the bad one reported, status 2.
 mkdir "$T/empty"
+echo 'testcase: x' >"$T/empty/job.yaml"
 "$KDELTA" stats "$T/empty" "$T/nowhere" >"$T/out" 2>"$T/err"
 [ $? = 2 ] || fail "status $? with a missing directory among others"
 [ "$(cat "$T/out")" = "$T/empty/stats.json: 0 metrics" ] || fail "stdout: $(cat "$T/out")"
