@@ -13,6 +13,7 @@
 
 #include "kdelta/git.h"
 #include "kdelta/lkp-axes.h"
+#include "kdelta/name-index.h"
 #include "kdelta/result-index.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
@@ -604,12 +605,38 @@ static void flatten(yaml_document_t *doc, yaml_node_t *map,
 	}
 }
 
-static bool key_taken(const struct flat_params *f, size_t self)
+/*
+ * For each scalar, how many scalars of the job share its key: tens of
+ * thousands of keys in an lkp-tests job.yaml must not take a quadratic
+ * search.  shared[i] is the count of item i's key.
+ */
+static size_t *key_counts(const struct flat_params *f)
 {
+	char **keys = xcalloc(f->n + 1, sizeof(*keys));
+	size_t *first = xcalloc(f->n + 1, sizeof(*first));
+	size_t *count = xcalloc(f->n + 1, sizeof(*count));
+	size_t *shared = xcalloc(f->n + 1, sizeof(*shared));
+	struct name_index ix;
+	uint64_t hash;
+
 	for (size_t i = 0; i < f->n; i++)
-		if (i != self && !strcmp(f->items[i].key, f->items[self].key))
-			return true;
-	return false;
+		keys[i] = (char *)f->items[i].key;
+	name_index_init(&ix);
+	for (size_t i = 0; i < f->n; i++) {
+		first[i] = name_index_find(&ix, keys, keys[i], &hash);
+		if (first[i] == (size_t)-1) {
+			name_index_add(&ix, keys, i, hash);
+			first[i] = i;
+		}
+		count[first[i]]++;
+	}
+	for (size_t i = 0; i < f->n; i++)
+		shared[i] = count[first[i]];
+	name_index_release(&ix);
+	free(keys);
+	free(first);
+	free(count);
+	return shared;
 }
 
 static int compare_params(const void *a, const void *b)
@@ -622,15 +649,18 @@ static int compare_params(const void *a, const void *b)
 static void params_from_flat(const struct flat_params *f,
 			     struct job_params *out)
 {
+	size_t *shared = key_counts(f);
+
 	out->items = xcalloc(f->n + 1, sizeof(*out->items));
 	for (size_t i = 0; i < f->n; i++) {
 		const struct flat_param *p = &f->items[i];
 
-		out->items[i].key = p->section && key_taken(f, i)
+		out->items[i].key = p->section && shared[i] > 1
 			? xasprintf("%s.%s", p->section, p->key)
 			: xstrdup(p->key);
 		out->items[i].value = xstrdup(p->value);
 	}
+	free(shared);
 	out->n = f->n;
 	qsort(out->items, out->n, sizeof(*out->items), compare_params);
 }

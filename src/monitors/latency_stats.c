@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "kdelta/counters.h"
+#include "kdelta/name-index.h"
 #include "kdelta/util.h"
 #include "sampled.h"
 
@@ -35,9 +36,12 @@ struct stack {
 	double hits, sum, max;
 };
 
+/* Thousands of stacks: found by name through an index, not a search. */
 struct stacks {
 	struct stack *items;
-	size_t n, alloc;
+	char **names;		/* names[i] is items[i].name */
+	size_t n, alloc, names_alloc;
+	struct name_index ix;
 };
 
 static int write_proc(const char *path, const char *text, struct kd_err *err)
@@ -117,17 +121,19 @@ static void add_frame(struct strbuf *name, const char *frame, size_t len)
 static void stacks_add(struct stacks *stacks, struct strbuf *name,
 		       const double v[3])
 {
-	struct stack *s = NULL;
+	uint64_t hash;
+	size_t i = name_index_find(&stacks->ix, stacks->names, name->buf, &hash);
+	struct stack *s;
 
-	for (size_t i = 0; i < stacks->n && !s; i++)
-		if (!strcmp(stacks->items[i].name, name->buf))
-			s = &stacks->items[i];
-	if (!s) {
-		ALLOC_GROW(stacks->items, stacks->n + 1, stacks->alloc);
-		s = &stacks->items[stacks->n++];
-		s->name = xstrdup(name->buf);
-		s->hits = s->sum = s->max = 0;
+	if (i == (size_t)-1) {
+		i = stacks->n++;
+		ALLOC_GROW(stacks->items, stacks->n, stacks->alloc);
+		ALLOC_GROW(stacks->names, stacks->n, stacks->names_alloc);
+		stacks->items[i] = (struct stack){ .name = xstrdup(name->buf) };
+		stacks->names[i] = stacks->items[i].name;
+		name_index_add(&stacks->ix, stacks->names, i, hash);
 	}
+	s = &stacks->items[i];
 	s->hits += v[0];
 	s->sum += v[1];
 	if (v[2] > s->max)
@@ -193,7 +199,7 @@ static int latency_stats_extract(const char *raw, size_t len, json_t *stats,
 				 struct kd_err *err)
 {
 	struct raw_sample sample, last = { 0, NULL, 0 };
-	struct stacks stacks = { NULL, 0, 0 };
+	struct stacks stacks = { 0 };
 	struct strbuf name = STRBUF_INIT;
 	const char *pos, *end, *line;
 	size_t at = 0, line_len;
@@ -206,6 +212,7 @@ static int latency_stats_extract(const char *raw, size_t len, json_t *stats,
 		return -1;
 	if (!last.text)		/* no sample at all */
 		return 0;
+	name_index_init(&stacks.ix);
 	pos = last.text;
 	end = last.text + last.len;
 	while (next_line(&pos, end, &line, &line_len))
@@ -214,6 +221,8 @@ static int latency_stats_extract(const char *raw, size_t len, json_t *stats,
 	for (size_t i = 0; i < stacks.n; i++)
 		free(stacks.items[i].name);
 	free(stacks.items);
+	free(stacks.names);
+	name_index_release(&stacks.ix);
 	strbuf_release(&name);
 	return 0;
 }

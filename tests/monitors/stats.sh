@@ -124,6 +124,23 @@ expect_error 2 "kdelta stats: unknown option '--frob'. See 'kdelta stats --help'
 "$KDELTA" stats >/dev/null 2>"$T/err" && fail "kdelta stats without a directory succeeded"
 grep -q '^usage: kdelta stats RUN_DIR' "$T/err" || fail "kdelta stats: no usage"
 
+# 100,000 distinct latency_stats stacks: found by hashing, not by a search
+# through all of them for each (that took minutes); bounded by CPU time,
+# which a loaded machine does not stretch.
+mkdir "$T/latency"
+python3 -c '
+import sys
+w = sys.stdout.write
+w("time: 1796001600\nLatency Top version : v0.1\n")
+for i in range(100000):
+    w("1 %d 3 f%d g\n" % (i + 2, i))' | gzip >"$T/latency/latency_stats.gz"
+(ulimit -t 20 && exec "$KDELTA" stats "$T/latency") >"$T/out" 2>"$T/err" ||
+	fail "100,000 stacks: status $?: $(cat "$T/err")"
+[ "$(cat "$T/out")" = "$T/latency/stats.json: 400004 metrics" ] ||
+	fail "100,000 stacks: $(cat "$T/out")"
+grep -q '"latency_stats.sum.f99999.g": 100001,' "$T/latency/stats.json" ||
+	fail "100,000 stacks: no f99999.g"
+
 # Not a run directory: nothing is written there.
 mkdir "$T/logs"
 echo 'x: 1' >"$T/logs/x.log"
