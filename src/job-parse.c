@@ -70,26 +70,43 @@ static int check_text(const char *text, size_t len, const char *name,
 }
 
 /*
- * lkp-tests job files may compute values with embedded Ruby, "{{ ... }}".
- * YAML would read that as a nested flow mapping, so look for a value that
- * starts with "{{" before parsing.
+ * lkp-tests job files may compute values with embedded Ruby, "{{ ... }}",
+ * which YAML reads as a flow mapping opening another one.  That is looked
+ * for among libyaml's tokens before parsing, not in the text: "{{" inside
+ * a scalar -- a script in a block, a quoted string, a line split wrote --
+ * is text.  A syntax error ends the scan; the parse reports it.
  */
-static int check_templates(const char *text, const char *name,
+static int check_templates(const char *text, size_t len, const char *name,
 			   struct kd_err *err)
 {
-	for (const char *p = strstr(text, "{{"); p; p = strstr(p + 2, "{{")) {
-		const char *q = p;
-		int line, col;
+	yaml_parser_t parser;
+	yaml_token_t token;
+	yaml_mark_t open = { 0 };
+	bool after_open = false;
+	int ret = 0;
 
-		while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
-			q--;
-		if (q > text && !strchr(":-[,\n", q[-1]))
-			continue;
-		position(text, (size_t)(p - text), &line, &col);
-		return kd_error(err, "%s:%d:%d: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out",
-				name, line, col);
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!ret && yaml_parser_scan(&parser, &token)) {
+		bool end = token.type == YAML_STREAM_END_TOKEN;
+
+		if (token.type == YAML_FLOW_MAPPING_START_TOKEN) {
+			if (after_open &&
+			    token.start_mark.index == open.index + 1)
+				ret = kd_error(err, "%s:%zu:%zu: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out",
+					       name, open.line + 1,
+					       open.column + 1);
+			open = token.start_mark;
+			after_open = true;
+		} else {
+			after_open = false;
+		}
+		yaml_token_delete(&token);
+		if (end)
+			break;
 	}
-	return 0;
+	yaml_parser_delete(&parser);
+	return ret;
 }
 
 static int syntax_error(const yaml_parser_t *parser, const char *text,
@@ -289,7 +306,8 @@ int job_parse_documents(const char *text, size_t len, const char *name,
 	if (len > JOB_MAX_FILE_SIZE)
 		return kd_error(err, "%s: too large for a job file (%zu bytes)",
 				name, len);
-	if (check_text(text, len, name, err) || check_templates(text, name, err))
+	if (check_text(text, len, name, err) ||
+	    check_templates(text, len, name, err))
 		return -1;
 	if (parse_events(&b, text, len, err)) {
 		builder_release(&b);

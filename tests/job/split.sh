@@ -87,6 +87,25 @@ expect_output want.here "$KDELTA" split ../fs-disk.yaml
 [ "$(ls -- *.yaml | wc -l)" = 8 ] || fail "split wrote $(ls -- *.yaml | wc -l) files here"
 cd .. || exit 1
 
+# What split writes loads again as the same job, whatever its values: a
+# script with lines that start with '{{' or '- ', quotes, a tab, a
+# carriage return; split of a written job writes the same file.
+cat >odd.yaml <<'EOF'
+testcase: odd
+suite: "a, {{b}}"
+exec:
+  name: odd
+  cmd: "echo one\n{{ not a template }}\n- x: {{y}}\n\ttab 'q' \"dq\"\r\nend\n"
+EOF
+"$KDELTA" split -o odd1 odd.yaml >odd1.path 2>err || fail "split odd.yaml: $(cat err)"
+"$KDELTA" split -o odd2 "$(cat odd1.path)" >odd2.path 2>err ||
+	fail "split of what split wrote: $(cat err)"
+[ "$(basename "$(cat odd1.path)")" = "$(basename "$(cat odd2.path)")" ] ||
+	fail "the written job has another name: $(cat odd1.path) $(cat odd2.path)"
+cmp -s "$(cat odd1.path)" "$(cat odd2.path)" || fail "split of a written job wrote another file"
+"$KDELTA" split --print odd.yaml >odd.print || fail "split --print odd.yaml"
+expect_output odd.print "$KDELTA" split --print "$(cat odd1.path)"
+
 "$KDELTA" split --help >help.out || fail "split --help failed"
 grep -q '^usage: kdelta split \[-o DIR\] JOB.yaml$' help.out || fail "split --help: no usage line"
 finish

@@ -414,7 +414,8 @@ static void test_round_trip(void)
  * A string of several lines is written as a literal block, which reads back
  * as the same string: with its final line break or without, with blank and
  * indented lines.  One that a block cannot hold (a carriage return,
- * trailing blanks) is double-quoted.
+ * trailing blanks) is double-quoted.  Text that looks like lkp-tests'
+ * "{{ ... }}" inside a block or a quoted string is text, not a template.
  */
 static void test_multi_line_round_trip(void)
 {
@@ -424,6 +425,13 @@ static void test_multi_line_round_trip(void)
 		"  indented\nx\n\n",
 		"trailing \nx",
 		"cr\r\nlf",
+		"echo\n{{ x }}\n",
+		"{{ x }}",
+		"a, {{b}}",
+		"- {{ c }}\n  {{d}}: e\n",
+		"x: {{y}}",
+		"[{{z}}]",
+		"&a *a #c '\" %!@`|>",
 	};
 	struct jnode *map = jnode_new_map();
 	struct strbuf yaml = STRBUF_INIT;
@@ -445,6 +453,30 @@ static void test_multi_line_round_trip(void)
 	}
 	strbuf_release(&yaml);
 	jnode_free(map);
+}
+
+/* Templates are found as YAML reads them, wherever they stand. */
+static void test_templates(void)
+{
+	static const char *const templates[] = {
+		"suite: {{ 1 + 1 }}\n",
+		"suite: [a, {{b}}]\n",
+		"fs: xfs\nkdelta: {argv: [{{c}}]}\n",
+	};
+	struct job_set set;
+	struct kd_err err = { "" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(templates); i++) {
+		CHECK(load(templates[i], &set, &err) == -1);
+		CHECK(strstr(err.msg, "'{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported") != NULL);
+	}
+	CHECK(load("suite: '{{x}}'\ncategory: \"a, {{b}}\"\n", &set, &err) == 0);
+	job_set_release(&set);
+	CHECK(load("suite: |\n  a\n  {{b}}\n", &set, &err) == 0);
+	job_set_release(&set);
+	/* "{ {": two flow mappings, not a template (and not a job either). */
+	CHECK(load("suite: { {a: b}: c}\n", &set, &err) == -1);
+	CHECK(!strstr(err.msg, "embedded Ruby"));
 }
 
 static void test_node_api(void)
@@ -566,6 +598,7 @@ int main(void)
 	test_key_cap();
 	test_round_trip();
 	test_multi_line_round_trip();
+	test_templates();
 	test_node_api();
 	test_default_schema();
 	return check_done();
