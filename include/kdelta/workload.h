@@ -44,9 +44,14 @@ const char *workload_prefix(const struct workload *wl,
 			    const struct jnode *params);
 
 /*
- * Checks that the prefix can name the workload's files in the run
- * directory: a safe name (safe_name()) that is not the setup hook's log.
+ * Checks a workload's "name" (its metrics' prefix; "" is the workload's
+ * own): it must name the workload's files in the run directory -- a safe
+ * name (safe_name()) that is not the setup hook's log -- and must not be a
+ * monitor's (kdelta's or lkp-tests'), whose metrics it would overwrite or
+ * join.  The check() of such "name" parameters.
  */
+int workload_name_check(const char *name, struct kd_err *err);
+/* workload_name_check() of the prefix the parameters give. */
 int workload_prefix_check(const struct workload *wl,
 			  const struct jnode *params, struct kd_err *err);
 

@@ -79,6 +79,11 @@ printf 'aim7: {test: a}\npunch: {}\n' >two.yaml
 expect_error 2 "kdelta: two.yaml:2:1: second workload section 'punch' after 'aim7'; a job runs one workload" \
 	"$JOB_PRINT" two.yaml
 
+# An exec workload named like a monitor would overwrite its metrics.
+printf 'exec:\n  cmd: echo\n  name: [mine, time]\n' >monitor-name.yaml
+expect_error 2 "kdelta: monitor-name.yaml:3:16: exec.name: 'time' is the name of a monitor: its results would mix with that monitor's metrics; choose another name" \
+	split monitor-name.yaml
+
 mkdir dir.yaml
 expect_error 2 "kdelta: dir.yaml: is a directory, not a job file" split dir.yaml
 

@@ -58,12 +58,18 @@ exec:
   cmd: 'echo "x: 1"'
   name: ../../../../../../escaped
 EOF
-expect_error 2 "kdelta run: $T/escape.yaml: job 1: exec: name '../../../../../../escaped' cannot name its log file in the run directory; use letters, digits and ._+=,@%- only, not a leading '.', and not 'setup'" \
+expect_error 2 "kdelta run: $T/escape.yaml:3:9: exec.name: name '../../../../../../escaped' cannot name its log file in the run directory; use letters, digits and ._+=,@%- only, not a leading '.', and not 'setup'" \
 	"$KDELTA" run "$T/escape.yaml" --result-root "$T/r" --work-dir "$T/w"
 [ -e "$T/escaped.log" ] || [ -e "$T/r/escaped.log" ] && fail "log written outside the run directory"
 sed -i 's|name: .*|name: setup|' "$T/escape.yaml"
-expect_error 2 "kdelta run: $T/escape.yaml: job 1: exec: name 'setup' cannot name its log file in the run directory; use letters, digits and ._+=,@%- only, not a leading '.', and not 'setup'" \
+expect_error 2 "kdelta run: $T/escape.yaml:3:9: exec.name: name 'setup' cannot name its log file in the run directory; use letters, digits and ._+=,@%- only, not a leading '.', and not 'setup'" \
 	"$KDELTA" run "$T/escape.yaml" --result-root "$T/r" --work-dir "$T/w"
+# Nor a monitor's name, whose metrics its own would overwrite or join.
+for name in time proc-vmstat perf-stat numa-vmstat; do
+	sed -i "s|name: .*|name: $name|" "$T/escape.yaml"
+	expect_error 2 "kdelta run: $T/escape.yaml:3:9: exec.name: '$name' is the name of a monitor: its results would mix with that monitor's metrics; choose another name" \
+		"$KDELTA" run "$T/escape.yaml" --result-root "$T/r" --work-dir "$T/w"
+done
 
 expect_error 2 "kdelta run: no job file given; usage: kdelta run JOB.yaml... (see 'kdelta run --help')" \
 	"$KDELTA" run --runs 2
