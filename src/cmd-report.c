@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "kdelta/compare-args.h"
+#include "kdelta/mail.h"
 #include "kdelta/proc.h"
 #include "kdelta/report.h"
 #include "kdelta/util.h"
@@ -99,7 +100,7 @@ static int check_args(struct report_args *r, struct kd_err *err)
 		r->sendmail = true;
 	if (r->sendmail && r->output)
 		return kd_error(err, "report: -o and --sendmail exclude each other; write the mail or send it");
-	if (r->sendmail && !r->opt.to)
+	if (r->sendmail && !mail_has_address(r->opt.to))
 		return kd_error(err, "report: --sendmail needs --to, the recipients of the mail");
 	if (r->sendmail && !r->sendmail_cmd) {
 		const char *env = getenv("KDELTA_SENDMAIL");

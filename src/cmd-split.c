@@ -74,7 +74,7 @@ static void print_scalar(const char *s)
 	bool plain = true;
 
 	for (const char *p = s; *p; p++)
-		plain = plain && (unsigned char)*p >= 0x20 && *p != 0x7f;
+		plain = plain && !is_control_char((unsigned char)*p);
 	if (plain) {
 		fputs(s, stdout);
 		return;
@@ -87,7 +87,7 @@ static void print_scalar(const char *s)
 			fputs("\\t", stdout);
 		else if (*p == '"' || *p == '\\')
 			printf("\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (is_control_char(*p))
 			printf("\\x%02x", *p);
 		else
 			putchar(*p);

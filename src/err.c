@@ -4,6 +4,21 @@
 #include <string.h>
 
 #include "kdelta/err.h"
+#include "kdelta/util.h"
+
+/*
+ * Messages are one line: a label, a file name, a line of a file or a
+ * command's output quoted in them cannot break it (make_printable()), and
+ * a line break they end with is dropped.
+ */
+static void one_line(char *msg)
+{
+	size_t len = strlen(msg);
+
+	while (len && (msg[len - 1] == '\n' || msg[len - 1] == '\r'))
+		msg[--len] = '\0';
+	make_printable(msg);
+}
 
 int kd_error(struct kd_err *err, const char *fmt, ...)
 {
@@ -14,6 +29,7 @@ int kd_error(struct kd_err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	one_line(err->msg);
 	return -1;
 }
 
@@ -32,5 +48,6 @@ int kd_error_prefix(struct kd_err *err, const char *fmt, ...)
 	/* A message that no longer fits loses its end: checked, and fine. */
 	if (snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old) < 0)
 		err->msg[0] = '\0';
+	one_line(err->msg);
 	return -1;
 }

@@ -19,11 +19,32 @@ char *mail_header_value(const char *s)
 	struct strbuf sb = STRBUF_INIT;
 
 	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+		char c = printable_char(*s);
 
-		strbuf_addch(&sb, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+		/* Runs of blanks are one: folding makes no blank line. */
+		if (c != ' ' || (sb.len && sb.buf[sb.len - 1] != ' '))
+			strbuf_addch(&sb, c);
 	}
+	strbuf_rtrim(&sb);
 	return strbuf_detach(&sb);
+}
+
+/* The next comma outside a quoted display name, or the end. */
+static const char *next_comma(const char *s);
+
+bool mail_has_address(const char *list)
+{
+	char *value = list ? mail_header_value(list) : NULL;
+	bool found = false;
+
+	for (const char *a = value; a && *a && !found;) {
+		const char *end = next_comma(a);
+
+		found = strspn(a, " ") < (size_t)(end - a);
+		a = *end ? end + 1 : end;
+	}
+	free(value);
+	return found;
 }
 
 static bool is_ascii(const char *s)
@@ -147,21 +168,31 @@ static const char *next_comma(const char *s)
 	return s;
 }
 
-/* From, To, Cc: comma-separated addresses, one per line when several. */
+/*
+ * From, To, Cc: comma-separated addresses, one per line when several;
+ * blank ones ("a@b.c, ") are left out.
+ */
 static void add_address_list(struct strbuf *out, const char *value,
 			     size_t col)
 {
+	bool first = true;
+
 	for (const char *a = value; *a;) {
 		const char *end = next_comma(a);
 		char *one = xstrndup(a, (size_t)(end - a));
 
-		if (a != value) {
+		a = *end ? end + 1 : end;
+		if (strspn(one, " ") == strlen(one)) {
+			free(one);
+			continue;
+		}
+		if (!first) {
 			strbuf_addstr(out, ",\n ");
 			col = 1;
 		}
+		first = false;
 		add_address(out, one, col);
 		free(one);
-		a = *end ? end + 1 : end;
 	}
 }
 
@@ -281,6 +312,23 @@ static void add_text_part(struct strbuf *out, const char *boundary,
 		strbuf_addch(out, '\n');
 }
 
+/*
+ * The body is text for people: its lines stay, tabs stay, any other
+ * control character becomes a blank (printable_char()).  Attachments are
+ * files, carried as they are.
+ */
+static void add_body_part(struct strbuf *out, const char *boundary,
+			  const char *body)
+{
+	char *text = xstrdup(body);
+
+	for (char *p = text; *p; p++)
+		if (*p != '\n' && *p != '\t')
+			*p = printable_char(*p);
+	add_text_part(out, boundary, text, strlen(text), NULL);
+	free(text);
+}
+
 /* The right-hand side of a Message-ID: a host name's letters. */
 static void add_message_id(struct strbuf *out, const struct mail *m)
 {
@@ -345,9 +393,9 @@ void mail_format(const struct mail *m, struct strbuf *out)
 	choose_boundary(m, boundary, sizeof(boundary));
 
 	add_header(out, "From", m->from, true);
-	if (m->to && *m->to)
+	if (mail_has_address(m->to))
 		add_header(out, "To", m->to, true);
-	if (m->cc && *m->cc)
+	if (mail_has_address(m->cc))
 		add_header(out, "Cc", m->cc, true);
 	add_header(out, "Subject", m->subject, false);
 	strbuf_addf(out, "Date: %s\n", date);
@@ -358,7 +406,7 @@ void mail_format(const struct mail *m, struct strbuf *out)
 	strbuf_addf(out, "Content-Type: multipart/mixed; boundary=\"%s\"\n",
 		    boundary);
 	strbuf_addstr(out, "\nThis is a multi-part message in MIME format.\n\n");
-	add_text_part(out, boundary, m->body, strlen(m->body), NULL);
+	add_body_part(out, boundary, m->body);
 	for (size_t i = 0; i < m->nattachments; i++) {
 		strbuf_addch(out, '\n');
 		add_text_part(out, boundary, m->attachments[i].data,

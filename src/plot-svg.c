@@ -38,7 +38,7 @@ static void add_escaped(struct strbuf *out, const char *s)
 		case '\'': strbuf_addstr(out, "&apos;"); break;
 		default:
 			/* Control characters are not allowed in XML 1.0. */
-			strbuf_addch(out, (unsigned char)*s < 0x20 ? ' ' : *s);
+			strbuf_addch(out, printable_char(*s));
 		}
 	}
 }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --format csv: one line per metric and variant, under a header line.
- * Fields are quoted as RFC 4180 says (only when they hold a comma, a quote
- * or a line break; quotes doubled); statistics that were not computed are
- * empty.
+ * Control characters of names become blanks (printable_char(), as in
+ * every text kdelta writes), so no field holds a line break; fields are
+ * quoted as RFC 4180 says when they hold a comma or a quote (quotes
+ * doubled); statistics that were not computed are empty.
  */
 #include <math.h>
 #include <string.h>
 
 #include "kdelta/compare.h"
+#include "kdelta/util.h"
 
 static const char csv_header[] =
 	"group,metric,key,variant,n,mean,stddev,rel_stddev,min,max,change,"
@@ -16,17 +18,17 @@ static const char csv_header[] =
 
 static void csv_field(struct strbuf *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(out, s);
-	} else {
+	bool quoted = strpbrk(s, ",\"") != NULL;
+
+	if (quoted)
 		strbuf_addch(out, '"');
-		for (; *s; s++) {
-			if (*s == '"')
-				strbuf_addch(out, '"');
-			strbuf_addch(out, *s);
-		}
-		strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(out, '"');
+		strbuf_addch(out, printable_char(*s));
 	}
+	if (quoted)
+		strbuf_addch(out, '"');
 	strbuf_addch(out, ',');
 }
 

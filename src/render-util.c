@@ -20,11 +20,8 @@
 
 void add_printable(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		strbuf_addch(out, c < 0x20 || c == 0x7f ? ' ' : c);
-	}
+	for (; *s; s++)
+		strbuf_addch(out, printable_char(*s));
 }
 
 void add_right(struct strbuf *out, const char *text, size_t width)

@@ -483,9 +483,9 @@ static void add_finding(const struct report *rep, struct strbuf *out)
 
 		strbuf_addstr(out, "FYI, we noticed a ");
 		report_add_change(out, cell);
-		strbuf_addf(out, " %s of %s due to ",
-			    change_kind(rep->finding.row, cell),
-			    rep->finding.row->name);
+		strbuf_addf(out, " %s of ", change_kind(rep->finding.row, cell));
+		add_printable(out, rep->finding.row->name);
+		strbuf_addstr(out, " due to ");
 	} else {
 		strbuf_addstr(out, "FYI, we noticed no significant change of the workload results\n");
 		strbuf_addstr(out, cmp->axis ? "when " : "with ");
@@ -600,9 +600,10 @@ static void add_other_findings(const struct report *rep, struct strbuf *out)
 		add_printable(out, cmp->name);
 		strbuf_addstr(out, ": ");
 		report_add_change(out, &f.row->cells[f.variant]);
-		strbuf_addf(out, " %s of %s\n",
-			    change_kind(f.row, &f.row->cells[f.variant]),
-			    f.row->name);
+		strbuf_addf(out, " %s of ",
+			    change_kind(f.row, &f.row->cells[f.variant]));
+		add_printable(out, f.row->name);
+		strbuf_addch(out, '\n');
 	}
 }
 
@@ -630,7 +631,7 @@ static void add_shell_word(struct strbuf *out, const char *word,
 		else if (c == '\n' && keep_newlines)
 			strbuf_addch(out, '\n');
 		else
-			strbuf_addch(out, c < 0x20 || c == 0x7f ? ' ' : c);
+			strbuf_addch(out, printable_char(*word));
 	}
 	strbuf_addch(out, '\'');
 }

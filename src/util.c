@@ -76,6 +76,12 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+void make_printable(char *s)
+{
+	for (; *s; s++)
+		*s = printable_char(*s);
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -14,7 +14,11 @@ struct kd_err {
 	char msg[2048];
 };
 
-/* Formats msg into err (if err is not NULL) and returns -1. */
+/*
+ * Formats msg into err (if err is not NULL) and returns -1.  The message is
+ * one line: control characters become blanks (make_printable()), a final
+ * line break is dropped.
+ */
 int kd_error(struct kd_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -2,6 +2,7 @@
 #ifndef KDELTA_MAIL_H
 #define KDELTA_MAIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kdelta/strbuf.h"
@@ -33,10 +34,20 @@ struct mail {
 	unsigned long long unique;	/* mixed into Message-ID and boundary */
 };
 
-/* Writes the message with CRLF-free '\n' line ends, as sendmail -t takes. */
+/*
+ * Writes the message with CRLF-free '\n' line ends, as sendmail -t takes:
+ * only kdelta's headers, each once, no line of blanks; To and Cc only
+ * when they hold an address; in the body, control characters other than
+ * LF and tab become blanks.
+ */
 void mail_format(const struct mail *m, struct strbuf *out);
 
-/* The header-safe form of s: control characters become spaces. */
+/*
+ * The header-safe form of s: control characters become blanks
+ * (printable_char()), runs of blanks one, none at the end.
+ */
 char *mail_header_value(const char *s);
+/* Whether a comma-separated list (may be NULL) holds an address. */
+bool mail_has_address(const char *list);
 
 #endif

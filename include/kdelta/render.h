@@ -77,13 +77,13 @@ void lkp_add_perf_header(struct strbuf *out, size_t nvariants);
 
 /*
  * Appends s with each control character (CR, LF, tab, escape, ...) made a
- * blank, so that its length stays the same: a string read from a file or
- * from git (a parameter, label, subject, metric or group name) must
- * neither break a table's lines nor put a line of its own into a mail.
- * Every such string of the text renderers and of the report goes through
- * here, or through add_right()/add_left() or lkp_add_row()'s name, which
- * call it.  JSON and CSV keep the string as it is: their own quoting
- * carries it intact.
+ * blank (printable_char()), so that its length stays the same: a string
+ * read from a file or from git (a parameter, label, subject, metric or
+ * group name) must neither break a table's lines nor put a line of its own
+ * into a mail.  Every such string of the text renderers and of the report
+ * goes through here, or through add_right()/add_left() or lkp_add_row()'s
+ * name, which call it; CSV fields through the same rule.  JSON keeps the
+ * string as it is: its escapes carry it intact.
  */
 void add_printable(struct strbuf *out, const char *s);
 

@@ -120,7 +120,7 @@ static void test_parse(void)
 	git_bisect_step_release(&step);
 
 	CHECK(git_bisect_parse("fatal: bad revision 'x'\n", &step, &err) < 0);
-	CHECK_STR(err.msg, "cannot make sense of git bisect's output: fatal: bad revision 'x'\n");
+	CHECK_STR(err.msg, "cannot make sense of git bisect's output: fatal: bad revision 'x'");
 	CHECK(git_bisect_parse("", &step, &err) < 0);
 }
 

@@ -61,6 +61,9 @@ cmp_ v1 v2 >/dev/null || fail "stats.json without a matrix: status $?"
 # Labels.
 expect_error 2 "kdelta: $R: no results for 'v3'; did you mean 'v1'?" cmp_ v1 v3
 expect_error 2 "kdelta: $R: no results for 'master'; see the commit directories below the result root" cmp_ v1 master
+# Messages are one line, whatever a label holds.
+expect_error 2 "kdelta: $R: no results for 'v1 x'; did you mean 'v1'?" cmp_ $'v1\nx' v2
+expect_error 2 "kdelta: $R: no results for 'v [2J'; see the commit directories below the result root" cmp_ $'v\e[2J' v2
 store_commit "$R/truncate/size=1G/box/v3" 'testcase: truncate' truncate.usecs=1,2,3
 expect_error 2 "kdelta: $R: no directory holds results of all of 'v1', 'v3'; they were run with different jobs or hosts" cmp_ v1 v3
 expect_error 2 "kdelta: compare: needs a base and at least one variant to compare with it; see 'kdelta compare --help'" cmp_ v1

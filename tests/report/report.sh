@@ -85,11 +85,51 @@ for c in base "$evil"; do
 done
 "$KDELTA" report "$S/base" "$S/$evil" >"$T/evil.mail" || fail "report on paths"
 check_mail "$T/evil.mail" \
-	--subject='[kdelta] lab  Bcc: l@m: t.ops_per_sec +90.9% improvement' \
+	--subject='[kdelta] lab Bcc: l@m: t.ops_per_sec +90.9% improvement' \
 	--in-order='in testcase: t  Bcc: t@m' \
 	--in-order=$'\tfs: x  ...' --attachment t__Bcc__t@m.yaml ||
 	fail "CR LF in a label, a testcase, a parameter"
 sed '/^$/q' "$T/evil.mail" | grep -qi '^bcc' && fail "CR LF: a Bcc header"
+
+# A metric name with a bell and a terminal escape is the finding: the
+# subject, the body and the CSV have blanks there, the JSON its escapes.
+for c in base "$evil"; do
+	for i in 0 1 2; do
+		v=$([ "$c" = base ] && echo 100 || echo 300)
+		echo "{\"t.ops_per_sec\": $((v / 10 + i)), \"t.bell\\u0007\\u001b[2J\": $((v + i))}" \
+			>"$S/$c/$i/stats.json"
+	done
+done
+"$KDELTA" report "$S/base" "$S/$evil" >"$T/esc.mail" || fail "report: an escape in a metric"
+check_mail "$T/esc.mail" \
+	--subject='[kdelta] lab Bcc: l@m: t.bell [2J +198.0% change' \
+	--in-order='FYI, we noticed a +198.0% change of t.bell  [2J due to commit:' \
+	--body-lacks=$'\a' --body-lacks=$'\e' --attachment t__Bcc__t@m.yaml ||
+	fail "an escape in a metric name"
+"$KDELTA" compare --format csv "$S/base" "$S/$evil" >"$T/esc.csv" || fail "csv"
+grep -q $'[\a\e\r]' "$T/esc.csv" && fail "csv: a control character"
+"$KDELTA" compare --format json "$S/base" "$S/$evil" >"$T/esc.json" || fail "json"
+python3 - "$T/esc.json" <<'PY' || fail "json: the name is not kept exactly"
+import json, sys
+names = {m["name"] for m in json.load(open(sys.argv[1]))["groups"][0]["metrics"]}
+assert "t.bell\x07\x1b[2J" in names, names
+PY
+python3 - "$T/esc.csv" <<'PY' || fail "csv: does not read back"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert {r["metric"] for r in rows} == {"t.ops_per_sec", "t.bell  [2J"}, rows
+assert {r["variant"] for r in rows} == {"base", "lab  Bcc: l@m"}, rows
+PY
+
+# Blank addresses are left out: no header line of blanks, no empty Cc.
+"$KDELTA" report --to 'a@b.c, ' --cc ' , ' "$S/base" "$S/$evil" >"$T/to.mail" ||
+	fail "report --to 'a@b.c, '"
+check_mail "$T/to.mail" --header 'To=a@b.c' --attachment t__Bcc__t@m.yaml ||
+	fail "--to 'a@b.c, '"
+sed '/^$/q' "$T/to.mail" | grep -q '^[[:space:]]\+$' && fail "a header line of blanks"
+sed '/^$/q' "$T/to.mail" | grep -qi '^cc:' && fail "an empty Cc header"
+expect_error 2 "kdelta: report: --sendmail needs --to, the recipients of the mail" \
+	"$KDELTA" report --sendmail --to ' , ' "$S/base" "$S/$evil"
 
 # Usage errors.
 expect_error 2 "kdelta: report: --sendmail needs --to, the recipients of the mail" \

@@ -213,7 +213,7 @@ static void test_mail_headers(void)
 	m.in_reply_to = "id@h>\r\nBcc: w@y";
 	mail_format(&m, &out);
 	CHECK(!has_line(out.buf, "Bcc:"));
-	CHECK(has_line(out.buf, "Subject: evil  Bcc: x@y\n"));
+	CHECK(has_line(out.buf, "Subject: evil Bcc: x@y\n"));
 	CHECK(has_line(out.buf, "In-Reply-To: <id@hBcc:w@y>\n"));
 	CHECK(has_line(out.buf, "Date: Mon, 30 Nov 2026 00:53:20 +0000\n"));
 	CHECK(has_line(out.buf, "Message-ID: <kdelta-1796000000-2a@h>\n"));
