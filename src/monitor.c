@@ -830,7 +830,7 @@ int run_dir_write_stats(const char *run_dir, const json_t *stats,
 	int rc;
 
 	if (!text)
-		xdie("out of memory");
+		xdie_nomem("out of memory");
 	rc = write_file_atomic(path, text, strlen(text), err);
 	free(path);
 	free(text);

@@ -40,7 +40,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	size_t want = sb->len + extra + 1;
 
 	if (want < sb->len)
-		xdie("strbuf: size overflow");
+		xdie_nomem("strbuf: size overflow");
 	if (want <= sb->alloc)
 		return;
 	if (!sb->alloc)

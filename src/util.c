@@ -15,16 +15,28 @@
 
 #include "kdelta/util.h"
 
+static _Noreturn void vdie(int status, const char *fmt, va_list ap)
+{
+	fputs("kdelta: fatal: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
 void xdie(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("kdelta: fatal: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	vdie(KD_EXIT_FAIL, fmt, ap);
+}
+
+void xdie_nomem(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(KD_EXIT_NOMEM, fmt, ap);
 }
 
 void *xmalloc(size_t size)
@@ -32,7 +44,7 @@ void *xmalloc(size_t size)
 	void *p = malloc(size ? size : 1);
 
 	if (!p)
-		xdie("out of memory allocating %zu bytes", size);
+		xdie_nomem("out of memory allocating %zu bytes", size);
 	return p;
 }
 
@@ -41,7 +53,7 @@ void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		xdie("out of memory allocating %zu x %zu bytes", n, size);
+		xdie_nomem("out of memory allocating %zu x %zu bytes", n, size);
 	return p;
 }
 
@@ -50,14 +62,14 @@ void *xrealloc(void *ptr, size_t size)
 	void *p = realloc(ptr, size ? size : 1);
 
 	if (!p)
-		xdie("out of memory allocating %zu bytes", size);
+		xdie_nomem("out of memory allocating %zu bytes", size);
 	return p;
 }
 
 void *xreallocarray(void *ptr, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
-		xdie("allocation of %zu x %zu bytes overflows", n, size);
+		xdie_nomem("allocation of %zu x %zu bytes overflows", n, size);
 	return xrealloc(ptr, n * size);
 }
 
@@ -181,7 +193,7 @@ static int read_gzip(struct file_reader *r, struct strbuf *out,
 	int zret = Z_OK, ret = 0;
 
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		xdie("out of memory initialising zlib");
+		xdie_nomem("out of memory initialising zlib");
 	z.next_in = r->in;
 	z.avail_in = (uInt)r->in_len;
 	while (!ret) {

@@ -34,6 +34,7 @@ enum {
 	KD_EXIT_NOT_REPRODUCIBLE = 3,
 	KD_EXIT_WRITE = 4,	/* run, bisect: the store or the work directory
 				 * could not be written (disk full, read-only) */
+	KD_EXIT_NOMEM = 5,	/* out of memory (xdie_nomem()) */
 };
 
 #endif

@@ -45,7 +45,11 @@ void *xreallocarray(void *ptr, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "kdelta: fatal: <message>" on stderr, then exit status 1. */
 _Noreturn void xdie(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for running out of memory: exit status KD_EXIT_NOMEM. */
+_Noreturn void xdie_nomem(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 /* Grows *array (of *alloc elements) to hold at least n elements. */
 #define ALLOC_GROW(array, n, alloc)                                            \
