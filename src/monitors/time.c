@@ -116,11 +116,22 @@ static bool parse_clock(const char *value, size_t len, double *out)
 	return false;
 }
 
+/*
+ * Every value GNU time writes is a count, seconds or a clock: digits, '.'
+ * and ':' only -- no sign, exponent, hex, "nan" or "inf", which strtod()
+ * would take.
+ */
+static bool plain_unsigned(const char *value, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("0123456789.:", value[i]))
+			return false;
+	return len > 0;
+}
+
 static bool parse_value(const char *name, const char *value, size_t len,
 			double *out)
 {
-	if (!strcmp(name, "time.elapsed_time"))
-		return parse_clock(value, len, out);
 	if (!strcmp(name, "time.percent_of_cpu_this_job_got")) {
 		if (len && value[len - 1] == '%')
 			len--;
@@ -129,6 +140,10 @@ static bool parse_value(const char *name, const char *value, size_t len,
 			return true;
 		}
 	}
+	if (!plain_unsigned(value, len))
+		return false;
+	if (!strcmp(name, "time.elapsed_time"))
+		return parse_clock(value, len, out);
 	return parse_number(value, len, out);
 }
 

@@ -381,6 +381,27 @@ static void test_latency_stats(void)
 	strbuf_release(&got);
 }
 
+/* Times and counts are plain unsigned decimals: strtod's other forms fail. */
+static void test_time_bad_values(void)
+{
+	static const char *const bad[] = { "nan", "-1", "0x10", "1e3", "inf", "" };
+	struct kd_err err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *line = xasprintf("\tUser time (seconds): %s", bad[i]);
+		/* the tab is a blank: messages are printable */
+		char *want = xasprintf("bad line ' User time (seconds): %s': expected a number",
+				       bad[i]);
+		json_t *stats = extract("time", line, strlen(line), &err);
+
+		CHECK(stats == NULL);
+		CHECK_STR(err.msg, want);
+		json_decref(stats);
+		free(line);
+		free(want);
+	}
+}
+
 static void test_time(void)
 {
 	struct workload_usage usage = { .elapsed = 3723.25 };
@@ -429,6 +450,7 @@ static void test_time(void)
 	CHECK(value(stats, "time.elapsed_time") == 1.5);
 	json_decref(stats);
 	strbuf_release(&text);
+	test_time_bad_values();
 }
 
 int main(void)
