@@ -63,7 +63,6 @@ struct aim7_slot {
 /* One worker's files and state. */
 struct aim7_worker {
 	const struct aim7_params *p;
-	const char *test;	/* the test's name, for messages */
 	char file[64], copy[72];
 	int fd;			/* the prepared file; -1 for the others */
 	char *buf;
