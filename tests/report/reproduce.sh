@@ -64,33 +64,41 @@ rm -f "$T"/count-* && export KDELTA_RESULT_ROOT=$T/again-results
 grep -q '^ *1002 .* -10\.0% .*bench\.ops_per_sec$' again/out ||
 	fail "the mail's commands did not reproduce: $(cat again/out)"
 
-# --axis: aim7's disk_rr on files of 64k and of 4M (64 times the reading
-# per job), compared within one commit.
+# --axis: a program run with two arguments (its rate halves), compared
+# within one commit.
 export KDELTA_RESULT_ROOT=$T/axis-results
-cat >aim7.yaml <<'YAML'
-testcase: aim7
+cat >bin/ops <<'SH'
+#!/bin/sh
+n=$(( $(cat "$0.$1" 2>/dev/null || echo 0) + 1 ))
+echo $n >"$0.$1"
+echo "ops_per_sec: $(($1 + n))"
+SH
+chmod +x bin/ops
+cat >axis.yaml <<YAML
+testcase: axis
 monitors: {}
 runs: 3
-aim7:
-  test: disk_rr
-  load: 1
-  testtime: 0.2s
-  file_size: [64k, 4M]
+exec:
+  name: bench
+  cmd: [ops 1000, ops 500]
 YAML
-"$KDELTA" run aim7.yaml --commit k --work-dir "$T/work" 2>run.log ||
+"$KDELTA" run axis.yaml --commit k --work-dir "$T/work" 2>run.log ||
 	fail "run: $(cat run.log)"
-"$KDELTA" report --axis file_size 64k 4M >axis.eml 2>err || fail "report --axis: $(cat err)"
-grep -Eq '^Subject: \[kdelta\] file_size=4M: aim7\.jobs-per-min -[0-9.]+% regression$' axis.eml ||
+"$KDELTA" report --axis cmd 'ops 1000' 'ops 500' >axis.eml 2>err ||
+	fail "report --axis: $(cat err)"
+grep -qx 'Subject: \[kdelta\] cmd=ops 500: bench.ops_per_sec -49.9% regression' axis.eml ||
 	fail "--axis subject: $(grep '^Subject' axis.eml) $(cat err)"
-grep -Eq '^FYI, we noticed a -[0-9.]+% regression of aim7\.jobs-per-min due to changing file_size:$' axis.eml ||
+grep -qx 'FYI, we noticed a -49.9% regression of bench.ops_per_sec due to changing cmd:' axis.eml ||
 	fail "--axis finding"
-grep -qx 'file_size: 4M (compared with 64k)' axis.eml || fail "--axis: no 'file_size: 4M (compared with 64k)'"
-grep -q '^commit: 4M' axis.eml && fail "--axis: 'commit: 4M'"
+grep -qx 'cmd: ops 500 (compared with ops 1000)' axis.eml ||
+	fail "--axis: no 'cmd: ops 500 (compared with ops 1000)'"
+grep -q '^commit: ops' axis.eml && fail "--axis: 'commit: ops 500'"
 mail_file axis.eml axis
-[ "$(cat axis/commands)" = "kdelta run aim7.yaml
-kdelta compare --axis file_size 64k 4M" ] || fail "--axis commands: $(cat axis/commands)"
+[ "$(cat axis/commands)" = "kdelta run axis.yaml
+kdelta compare --axis cmd 'ops 1000' 'ops 500'" ] ||
+	fail "--axis commands: $(cat axis/commands)"
 export KDELTA_RESULT_ROOT=$T/axis-again
 (cd axis && sh -e commands >out 2>err) || fail "the --axis mail's commands failed: $(cat axis/err)"
-grep -Eq '[-+][0-9.]+% .*aim7\.jobs-per-min$' axis/out ||
+grep -q ' -49\.[0-9]% .*bench\.ops_per_sec$' axis/out ||
 	fail "the --axis mail's commands did not reproduce: $(cat axis/out)"
 finish
