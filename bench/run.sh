@@ -5,9 +5,12 @@
 #  1. harness overhead: creat-clo run by kdelta (all monitors, defaults)
 #     vs bench/bare-creat-clo, the same loop with no kdelta around it;
 #     10 pairs; the ratio of mean ops/s (goal >= 0.98);
-#  2. monitor overhead: the same creat-clo job with every monitor at its
-#     default 1 s interval vs "monitors: {}"; 6 pairs; % slower (goal
-#     <= 1%); and raw bytes the monitors stored per minute.
+#  2. monitor overhead: the same creat-clo job with the monitors that are on
+#     by default, at their defaults, vs "monitors: {}"; 6 pairs; % slower
+#     (goal <= 1%); and raw bytes the monitors stored per minute;
+#  3. perf-profile's overhead (off by default): the job with perf-profile
+#     alone vs "monitors: {}"; 6 pairs; % slower, and the profile's raw
+#     bytes per minute.  Needs perf (Debian's linux-perf) and root.
 #
 # usage: bench/run.sh [BUILD_DIR]   (default: build; run as root for the
 # monitors root alone may read, such as slabinfo)
@@ -71,7 +74,7 @@ print(f"   ratio kdelta/bare of mean ops/s: {r:.4f} (goal >= 0.98); "
       f"stddev bare {100 * s.stdev(bare) / s.mean(bare):.1f}%, kdelta {100 * s.stdev(kd) / s.mean(kd):.1f}%")
 PY
 
-echo "2. monitor overhead: every monitor at 1 s vs none, 6 pairs of 10 s"
+echo "2. monitor overhead: the default monitors vs none, 6 pairs of 10 s"
 job mon 10s
 job nomon 10s 'monitors: {}'
 on=() off=()
@@ -96,4 +99,31 @@ print(f"   with monitors {slower:+.2f}% slower than without (goal <= 1%); "
       f"stddev on {100 * s.stdev(on) / s.mean(on):.1f}%, off {100 * s.stdev(off) / s.mean(off):.1f}%")
 print(f"   raw samples stored: {raw} bytes in {secs:.0f} s of workload = "
       f"{raw / secs * 60 / 1024:.0f} KiB per minute of monitoring")
+PY
+
+echo "3. perf-profile overhead: perf-profile alone vs none, 6 pairs of 10 s"
+if ! command -v perf >/dev/null || [ "$(id -u)" != 0 ]; then
+	echo "   skipped: needs perf (apt-get install linux-perf) and root"
+	exit 0
+fi
+job prof 10s 'monitors: {perf-profile: {}}'
+on=() off=()
+for i in $(seq 6); do
+	on+=("$(kdelta_ops prof p)")
+	off+=("$(kdelta_ops nomon n)")
+	printf '   pair %2d: perf-profile %12.0f ops/s   none %12.0f ops/s\n' "$i" \
+		"${on[-1]}" "${off[-1]}"
+done
+raw=$(cat "$B"/r/prof/*/*/p/*/perf-profile.gz | wc -c)
+python3 - "${on[*]}" "${off[*]}" "$raw" <<'PY'
+import statistics as s, sys
+on = [float(x) for x in sys.argv[1].split()]
+off = [float(x) for x in sys.argv[2].split()]
+raw = int(sys.argv[3])
+slower = 100 * (1 - s.mean(on) / s.mean(off))
+pairs = sorted(100 * (1 - a / b) for a, b in zip(on, off))
+print(f"   with perf-profile {slower:+.2f}% slower than without (off by default); "
+      f"per pair: median {s.median(pairs):+.2f}%, range {pairs[0]:+.2f}%..{pairs[-1]:+.2f}%")
+print(f"   perf report text stored: {raw} bytes for {len(on)} runs of 10 s = "
+      f"{raw / (10 * len(on)) * 60 / 1024:.0f} KiB per minute of profile")
 PY

@@ -6,8 +6,9 @@
 BUILD_PACKAGES="gcc pkg-config meson ninja-build libyaml-dev libgsl-dev zlib1g-dev libjansson-dev libsqlite3-dev"
 # To run the whole test suite (file systems, git for bisect, python3 for the
 # mail tests; msmtp and python3-aiosmtpd to deliver the report mail, chromium
-# to render the plots).
-TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux msmtp python3-aiosmtpd chromium"
+# to render the plots, linux-perf for the perf-stat and perf-profile
+# monitors).
+TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux msmtp python3-aiosmtpd chromium linux-perf"
 
 # ensure_packages PKG...: installs the missing ones as root; otherwise prints
 # the exact apt-get line and fails.

@@ -75,7 +75,7 @@ run_suite build-asan -Dbuildtype=debug -Dwerror=true \
 if [ ${#TEST_ARGS[@]} -eq 0 ]; then
 	run_suite build-tsan -Dbuildtype=debug -Dwerror=true \
 		-Db_sanitize=thread -Db_lundef=false \
-		-- session run-commits run-interrupt compare-compare
+		-- session run-commits run-interrupt compare-compare perf
 else
 	echo "=== build-tsan: skipped (tests were named)"
 fi

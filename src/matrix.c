@@ -448,15 +448,15 @@ void matrix_release(struct matrix *m)
 /*
  * lkp-tests' monitors, so that its result trees split into workload results
  * and monitors as kdelta's own do.  Those kdelta has too (proc-vmstat,
- * meminfo, slabinfo, vmstat, time, latency_stats) are not listed here: they
- * come from monitor_registry.
+ * meminfo, iostat, interrupts, ...) are not listed here: they come from
+ * monitor_registry.
  */
 static const char *const lkp_monitors[] = {
 	"boot-time", "buddyinfo", "cpufreq-stats", "cpuidle", "diskstats",
-	"dmesg", "energy", "ftrace", "interrupts", "iostat", "kernel-size",
+	"dmesg", "energy", "ftrace", "kernel-size",
 	"kmsg", "last_state", "lock_stat", "mpstat", "nfsstat",
 	"pagetypeinfo", "perf-c2c", "perf-profile", "perf-sched", "perf-stat",
-	"pmeter", "proc-stat", "sched_debug", "softirqs", "stderr",
+	"pmeter", "proc-stat", "sched_debug", "stderr",
 	"turbostat", "uptime", "zoneinfo",
 };
 

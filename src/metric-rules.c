@@ -16,11 +16,11 @@
  * lkp-tests' knowledge of metrics that appear in its result trees but that
  * no kdelta monitor or workload makes (intel/lkp-tests, 2024-2025), with
  * whole names as patterns.  Metrics kdelta makes are declared beside the
- * monitor that makes them, and are not repeated here.
- *  - lib/compare.rb $stat_absolute_changes: perf-profile.* change in points.
+ * monitor that makes them (perf-profile.*, which lkp-tests' lib/compare.rb
+ * shows in points, in src/monitors/perf-profile.c), and are not repeated
+ * here.
  */
 static const struct metric_spec lkp_metrics[] = {
-	{ "perf-profile.*", .points = true },
 	{ NULL },
 };
 
@@ -69,22 +69,52 @@ static int direction_by_words(const char *name)
 	return 0;
 }
 
+/* Whether name matches pattern, where each '*' matches any characters. */
+static bool glob_match(const char *pattern, const char *name)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*name) {
+		if (*pattern == '*') {
+			star = pattern++;
+			resume = name;
+		} else if (*pattern == *name) {
+			pattern++;
+			name++;
+		} else if (star) {
+			pattern = star + 1;
+			name = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pattern == '*')
+		pattern++;
+	return !*pattern;
+}
+
 /*
- * Length of the match of pattern against name, or 0; a whole name beats
- * any prefix of the same length.
+ * How specific a matching pattern is, or 0 when it does not match: twice
+ * its characters other than '*', plus 2 for a whole name and 1 for a
+ * pattern, so that a whole name beats a pattern of the same characters.
  */
 static size_t pattern_match(const char *pattern, const char *name)
 {
-	size_t len;
+	size_t literal = 0;
+	bool whole = true;
 
-	/* Most patterns differ at once: cheap before strlen(). */
+	/* Most patterns differ at once: cheap before the rest. */
 	if (pattern[0] != name[0] && pattern[0] != '*')
 		return 0;
-	len = strlen(pattern);
-
-	if (len && pattern[len - 1] == '*')
-		return strncmp(pattern, name, len - 1) ? 0 : len;
-	return strcmp(pattern, name) ? 0 : len + 2;
+	for (const char *p = pattern; *p; p++) {
+		if (*p == '*')
+			whole = false;
+		else
+			literal++;
+	}
+	if (whole)
+		return strcmp(pattern, name) ? 0 : 2 * literal + 2;
+	return glob_match(pattern, name) ? 2 * literal + 1 : 0;
 }
 
 /* The best match so far of each property. */

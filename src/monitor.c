@@ -54,8 +54,10 @@ struct active {
 };
 
 struct monitor_session {
+	const struct jnode *job_root;
 	char *run_dir;
 	char *work_dir;
+	int cancel_fd;
 	struct active *items;
 	size_t n, alloc;
 	struct strbuf unavailable;
@@ -487,8 +489,10 @@ static int add_monitor(struct monitor_session *s, const char *name,
 	a.monitor = m;
 	a.raw_path = xasprintf("%s/%s.gz", s->run_dir, name);
 	a.ctx.params = params;
+	a.ctx.job_root = s->job_root;
 	a.ctx.run_dir = s->run_dir;
 	a.ctx.work_dir = s->work_dir;
+	a.ctx.cancel_fd = s->cancel_fd;
 	a.ctx.raw_path = a.raw_path;
 	rc = active_start(s, &a, err);
 	if (rc == 1) {
@@ -548,6 +552,8 @@ int monitors_start(const struct monitor_run *run,
 	pthread_condattr_t attr;
 	double now;
 
+	s->job_root = run->job_root;
+	s->cancel_fd = run->cancel_fd;
 	s->run_dir = xstrdup(run->run_dir);
 	s->work_dir = run->work_dir ? xstrdup(run->work_dir) : NULL;
 	pthread_mutex_init(&s->lock, NULL);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -372,31 +373,41 @@ static bool path_is_below(const char *path, const char *dir)
 	return !strncmp(path, dir, len) && (!path[len] || path[len] == '/');
 }
 
+/* What kdelta reads of a line of /proc/self/mountinfo. */
+struct mountinfo_line {
+	char *mount_point;	/* field 5, unescaped */
+	char *fstype;		/* the first field after " - " */
+	char *source;		/* the second, or NULL */
+	unsigned dev_major, dev_minor;	/* field 3 */
+};
+
 /*
  * One line of /proc/self/mountinfo: "36 35 98:0 /mnt1 /mnt2 rw,noatime
- * master:1 - ext3 /dev/root rw,errors=continue" (proc(5)).  Fills the mount
- * point (field 5) and the type (the first field after " - ").
+ * master:1 - ext3 /dev/root rw,errors=continue" (proc(5)).
  */
-static bool parse_mountinfo_line(char *line, char **mount_point,
-				 char **fstype)
+static bool parse_mountinfo_line(char *line, struct mountinfo_line *m)
 {
 	char *save = NULL, *field;
 	int i = 0;
 
-	*mount_point = *fstype = NULL;
+	memset(m, 0, sizeof(*m));
 	for (field = strtok_r(line, " ", &save); field;
 	     field = strtok_r(NULL, " ", &save), i++) {
+		if (i == 2 && sscanf(field, "%u:%u", &m->dev_major,
+				     &m->dev_minor) != 2)
+			return false;
 		if (i == 4)
-			*mount_point = field;
+			m->mount_point = field;
 		else if (i > 5 && !strcmp(field, "-"))
 			break;
 	}
-	if (!field || !*mount_point)
+	if (!field || !m->mount_point)
 		return false;
-	*fstype = strtok_r(NULL, " ", &save);
-	if (!*fstype)
+	m->fstype = strtok_r(NULL, " ", &save);
+	if (!m->fstype)
 		return false;
-	unescape_mountinfo(*mount_point);
+	m->source = strtok_r(NULL, " ", &save);
+	unescape_mountinfo(m->mount_point);
 	return true;
 }
 
@@ -411,11 +422,10 @@ int mount_find_type(const char *fstype, struct strbuf *mount_point,
 	strbuf_reset(mount_point);
 	for (line = strtok_r(info.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *mp, *type;
+		struct mountinfo_line m;
 
-		if (parse_mountinfo_line(line, &mp, &type) &&
-		    !strcmp(type, fstype)) {
-			strbuf_addstr(mount_point, mp);
+		if (parse_mountinfo_line(line, &m) && !strcmp(m.fstype, fstype)) {
+			strbuf_addstr(mount_point, m.mount_point);
 			break;
 		}
 	}
@@ -425,39 +435,74 @@ int mount_find_type(const char *fstype, struct strbuf *mount_point,
 	return 0;
 }
 
+/*
+ * The line of the mount that holds path (the longest mount point that is a
+ * prefix of path's real path) into m, pointing into info.
+ */
+static int mount_line_of(const char *path, struct strbuf *info,
+			 struct mountinfo_line *m, struct kd_err *err)
+{
+	char *real = realpath(path, NULL), *line, *save = NULL;
+	size_t best = 0;
+	bool found = false;
+
+	if (!real)
+		return kd_error(err, "%s: %s", path, strerror(errno));
+	if (read_file("/proc/self/mountinfo", info, err)) {
+		free(real);
+		return -1;
+	}
+	for (line = strtok_r(info->buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct mountinfo_line this;
+
+		if (!parse_mountinfo_line(line, &this) ||
+		    !path_is_below(real, this.mount_point) ||
+		    strlen(this.mount_point) < best)
+			continue;
+		/* Later lines are mounted over earlier ones: >= wins. */
+		best = strlen(this.mount_point);
+		*m = this;
+		found = true;
+	}
+	free(real);
+	if (!found)
+		return kd_error(err, "%s: not below any mount in /proc/self/mountinfo",
+				path);
+	return 0;
+}
+
 int mount_find(const char *path, struct strbuf *mount_point,
 	       struct strbuf *fstype, struct kd_err *err)
 {
 	struct strbuf info = STRBUF_INIT;
-	char *real = realpath(path, NULL), *line, *save = NULL;
-	size_t best = 0;
+	struct mountinfo_line m;
+	int rc = mount_line_of(path, &info, &m, err);
 
-	if (!real)
-		return kd_error(err, "%s: %s", path, strerror(errno));
-	if (read_file("/proc/self/mountinfo", &info, err)) {
-		free(real);
-		return -1;
-	}
 	strbuf_reset(mount_point);
 	strbuf_reset(fstype);
-	for (line = strtok_r(info.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *mp, *type;
-
-		if (!parse_mountinfo_line(line, &mp, &type) ||
-		    !path_is_below(real, mp) || strlen(mp) < best)
-			continue;
-		/* Later lines are mounted over earlier ones: >= wins. */
-		best = strlen(mp);
-		strbuf_reset(mount_point);
-		strbuf_addstr(mount_point, mp);
-		strbuf_reset(fstype);
-		strbuf_addstr(fstype, type);
+	if (!rc) {
+		strbuf_addstr(mount_point, m.mount_point);
+		strbuf_addstr(fstype, m.fstype);
 	}
 	strbuf_release(&info);
-	free(real);
-	if (!mount_point->len)
-		return kd_error(err, "%s: not below any mount in /proc/self/mountinfo",
-				path);
-	return 0;
+	return rc;
+}
+
+dev_t mount_device(const char *path)
+{
+	struct strbuf info = STRBUF_INIT;
+	struct mountinfo_line m;
+	struct stat st;
+	dev_t dev = 0;
+
+	if (mount_line_of(path, &info, &m, NULL) < 0)
+		dev = 0;
+	else if (m.source && !strncmp(m.source, "/dev/", 5) &&
+		 !stat(m.source, &st) && S_ISBLK(st.st_mode))
+		dev = st.st_rdev;
+	else if (m.dev_major)
+		dev = makedev(m.dev_major, m.dev_minor);
+	strbuf_release(&info);
+	return dev;
 }

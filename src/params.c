@@ -49,7 +49,7 @@ static const struct param_spec common_params[] = {
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
 	  .help = "mount options for the file system, as for mount -o" },
 	{ .name = "monitors", .type = PARAM_MAP, .unnamed = true,
-	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: all" },
+	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: those on by default" },
 	{ .name = "cpufreq_governor", .type = PARAM_CHOICE,
 	  .choices = governor_choices,
 	  .help = "the cpufreq governor of every CPU during each run, put back after it; where the machine has no cpufreq (/sys/devices/system/cpu/cpu*/cpufreq), recorded with a note" },

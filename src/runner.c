@@ -378,6 +378,7 @@ static void run_prepare(struct run *r)
 	watched.job_root = r->job->root;
 	watched.run_dir = r->run_dir;
 	watched.work_dir = fs_work_dir(r->mount);
+	watched.cancel_fd = r->b->opts->cancel_fd;
 	if (monitors_start(&watched, &r->monitors, &err) < 0) {
 		r->monitors = NULL;
 		run_fail(r, "monitors: %s", err.msg);

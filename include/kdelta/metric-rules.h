@@ -15,9 +15,10 @@
  * declares its parameters.  A metric's source is the part of its name
  * before the first '.': "proc-vmstat" for proc-vmstat.pgfree.  Each
  * property is decided by, in this order:
- *   1. the longest pattern of the source's declarations that says it;
- *   2. the longest pattern of lkp_metrics[] in src/metric-rules.c that says
- *      it: what lkp-tests says of metrics found in its result trees that no
+ *   1. the most specific pattern of the source's declarations that says
+ *      it;
+ *   2. the most specific pattern of lkp_metrics[] in src/metric-rules.c
+ *      that says it: what lkp-tests says of metrics found in its result trees that no
  *      kdelta monitor makes;
  *   3. the generic rules below (metric_direction(), metric_is_percent(),
  *      the default floor, gauges).
@@ -64,9 +65,10 @@ struct metric_floor {
 
 /*
  * One declaration.  pattern names metrics after "<source>.": a whole name
- * ("pgfree"), or a prefix when it ends in '*' ("pg*", "*"); a whole name
- * beats any prefix.  Fields left 0 or NULL say nothing.  A table ends with
- * an entry whose pattern is NULL.
+ * ("pgfree"), or a pattern where each '*' matches any characters ("pg*",
+ * "node*.nr_*", "*").  The more characters other than '*' a pattern has, the
+ * more specific it is; a whole name beats a pattern of as many.  Fields left
+ * 0 or NULL say nothing.  A table ends with an entry whose pattern is NULL.
  */
 struct metric_spec {
 	const char *pattern;

@@ -19,8 +19,10 @@
 /* What a monitor's hooks get: the run, and the monitor's own state. */
 struct monitor_context {
 	const struct jnode *params;	/* its section of the job, or NULL */
+	const struct jnode *job_root;	/* the whole job, or NULL */
 	const char *run_dir;		/* where its raw file goes */
 	const char *work_dir;		/* where the workload runs, or NULL */
+	int cancel_fd;			/* readable: stop waiting; -1: none */
 	const char *raw_path;		/* <run_dir>/<name>.gz */
 	void *state;			/* the monitor's own, start() to release() */
 	bool stopped;			/* stop() was called */
@@ -141,6 +143,7 @@ struct monitor_run {
 	const struct jnode *job_root;	/* the job; NULL: default monitors */
 	const char *run_dir;		/* where the raw files go */
 	const char *work_dir;		/* where the workload runs, or NULL */
+	int cancel_fd;			/* readable: stop waiting; -1: none */
 };
 
 /*
@@ -164,6 +167,19 @@ int monitors_stop(struct monitor_session *session,
 void monitor_session_unavailable(const struct monitor_session *session,
 				 struct strbuf *out);
 void monitor_session_free(struct monitor_session *session);
+
+/*
+ * A run's pressure stall information, from its stats (the pressure
+ * monitor): percent of the run's wall time in which some task (some) or
+ * every non-idle task (full) was stalled on the CPU, I/O or memory; NAN
+ * where the stats have none.
+ */
+enum { PRESSURE_CPU, PRESSURE_IO, PRESSURE_MEMORY, PRESSURE_RESOURCES };
+struct run_pressure {
+	double some[PRESSURE_RESOURCES];
+	double full[PRESSURE_RESOURCES];
+};
+void run_pressure(const json_t *stats, struct run_pressure *out);
 
 /*
  * The path of a /proc file: path itself, or $KDELTA_PROC_ROOT followed by

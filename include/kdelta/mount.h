@@ -2,6 +2,8 @@
 #ifndef KDELTA_MOUNT_H
 #define KDELTA_MOUNT_H
 
+#include <sys/types.h>
+
 #include "kdelta/err.h"
 #include "kdelta/strbuf.h"
 
@@ -78,5 +80,12 @@ int mount_find_type(const char *fstype, struct strbuf *mount_point,
  */
 int mount_find(const char *path, struct strbuf *mount_point,
 	       struct strbuf *fstype, struct kd_err *err);
+
+/*
+ * The block device the mount that holds path is on: its source's, when
+ * that is a device node (btrfs shows an anonymous device number in
+ * mountinfo), else mountinfo's; 0 when it is on none (tmpfs, overlay).
+ */
+dev_t mount_device(const char *path);
 
 #endif

@@ -1,32 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 
 #include "kdelta/counters.h"
+#include "kdelta/util.h"
 #include "sampled.h"
-
-int extract_series(const char *raw, size_t len, const char *prefix,
-		   sample_parser *parse, json_t *stats, struct kd_err *err)
-{
-	struct series_set set = SERIES_SET_INIT;
-	struct strbuf name = STRBUF_INIT;
-	struct raw_sample sample;
-	size_t pos = 0;
-	int rc;
-
-	while ((rc = raw_next_sample(raw, len, &pos, &sample, err)) > 0) {
-		strbuf_reset(&name);
-		strbuf_addstr(&name, prefix);
-		if (parse(&sample, &name, &set, err) < 0) {
-			rc = -1;
-			break;
-		}
-	}
-	if (!rc)
-		series_aggregate(&set, stats);
-	series_release(&set);
-	strbuf_release(&name);
-	return rc;
-}
 
 size_t split_words(const char *line, size_t len, const char **words,
 		   size_t *lens, size_t max)
@@ -68,4 +47,101 @@ int bad_line(struct kd_err *err, const struct raw_sample *sample,
 {
 	return kd_error(err, "sample at %.6f: bad line '%.*s': %s",
 			sample->time, (int)(len > 80 ? 80 : len), line, what);
+}
+
+int collect_series(const char *raw, size_t len, const char *prefix,
+		   sample_parser *parse, struct series_set *set,
+		   struct kd_err *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct raw_sample sample;
+	size_t pos = 0;
+	int rc;
+
+	while ((rc = raw_next_sample(raw, len, &pos, &sample, err)) > 0) {
+		strbuf_reset(&name);
+		strbuf_addstr(&name, prefix);
+		if (parse(&sample, &name, set, err) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	strbuf_release(&name);
+	return rc;
+}
+
+int extract_series(const char *raw, size_t len, const char *prefix,
+		   sample_parser *parse, json_t *stats, struct kd_err *err)
+{
+	struct series_set set = SERIES_SET_INIT;
+	int rc = collect_series(raw, len, prefix, parse, &set, err);
+
+	if (!rc)
+		series_aggregate(&set, stats);
+	series_release(&set);
+	return rc;
+}
+
+static int node_number(const struct dirent *d)
+{
+	const char *p = d->d_name + 4;
+
+	if (strncmp(d->d_name, "node", 4) || !*p)
+		return -1;
+	for (const char *q = p; *q; q++)
+		if (*q < '0' || *q > '9')
+			return -1;
+	return atoi(p);
+}
+
+static int by_node_number(const struct dirent **a, const struct dirent **b)
+{
+	return node_number(*a) - node_number(*b);
+}
+
+static int is_node(const struct dirent *d)
+{
+	return node_number(d) >= 0;
+}
+
+int numa_node_sources(const char *file, struct monitor_sources *out,
+		      struct kd_err *err)
+{
+	char *dir = monitor_proc_path(NUMA_NODE_DIR);
+	struct dirent **names;
+	int n = scandir(dir, &names, is_node, by_node_number);
+
+	if (n < 0) {
+		kd_error(err, "%s: %s", dir, errno == ENOENT
+			 ? "does not exist (kernel without CONFIG_NUMA)"
+			 : strerror(errno));
+		free(dir);
+		return MONITOR_UNAVAILABLE;
+	}
+	for (int i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s/%s", NUMA_NODE_DIR,
+				       names[i]->d_name, file);
+		char *label = xasprintf("node: %d", node_number(names[i]));
+
+		monitor_sources_add(out, path, label);
+		free(label);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	if (!n) {
+		kd_error(err, "no NUMA node in %s", NUMA_NODE_DIR);
+		return MONITOR_UNAVAILABLE;
+	}
+	return 0;
+}
+
+bool numa_machine(void)
+{
+	char *node1 = monitor_proc_path(NUMA_NODE_DIR "/node1");
+	bool numa = path_exists(node1);
+
+	free(node1);
+	return numa;
 }

@@ -15,6 +15,14 @@
 	  .help = "time between two samples, at least 0.01s; one more is taken at stop" }
 
 /*
+ * A sampled monitor whose file only counts at start and stop (its
+ * difference): no interval unless the job gives one.
+ */
+#define MONITOR_INTERVAL_PARAM_AT_ENDS                                         \
+	{ .name = "interval", .type = PARAM_DURATION,                         \
+	  .help = "time between two samples, at least 0.01s; default: at start and stop only" }
+
+/*
  * Iterates over the lines of [*pos, end): returns false at the end, else
  * sets line and len (without the newline) and moves *pos past it.
  */
@@ -29,6 +37,29 @@ static inline bool next_line(const char **pos, const char *end,
 	*line = *pos;
 	*len = (size_t)((nl ? nl : end) - *pos);
 	*pos = nl ? nl + 1 : end;
+	return true;
+}
+
+/*
+ * Iterates over the blank-separated words of [*pos, end): returns false at
+ * the end, else sets word and len and moves *pos past it.
+ */
+static inline bool next_word(const char **pos, const char *end,
+			     const char **word, size_t *len)
+{
+	const char *p = *pos;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end) {
+		*pos = p;
+		return false;
+	}
+	*word = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	*len = (size_t)(p - *word);
+	*pos = p;
 	return true;
 }
 
@@ -56,6 +87,21 @@ typedef int sample_parser(const struct raw_sample *sample,
  */
 int extract_series(const char *raw, size_t len, const char *prefix,
 		   sample_parser *parse, json_t *stats, struct kd_err *err);
+/* Its first half: every sample through parse into set. */
+int collect_series(const char *raw, size_t len, const char *prefix,
+		   sample_parser *parse, struct series_set *set,
+		   struct kd_err *err);
+
+#define NUMA_NODE_DIR "/sys/devices/system/node"
+
+/*
+ * The file of every NUMA node, NUMA_NODE_DIR/node<N>/<file>, each after the
+ * label "node: <N>" (LKP's raw form), in the order of N.
+ */
+int numa_node_sources(const char *file, struct monitor_sources *out,
+		      struct kd_err *err);
+/* Whether the machine has more than one NUMA node (node1 exists). */
+bool numa_machine(void);
 
 /* Parses a whole word as a number; false if it is not one. */
 bool parse_number(const char *word, size_t len, double *out);

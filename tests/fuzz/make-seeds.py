@@ -202,6 +202,42 @@ time
 """)
     seed('monitor', 'time-hours', "time\n\tPercent of CPU this job got: ?%\n"
          "\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03.500000\n")
+    labelled_monitor_seeds()
+    perf_monitor_seeds()
+
+
+def labelled_monitor_seeds():
+    """Raw files of several sources, each after its label line."""
+    for monitor, sources in (
+            ('interrupts', [(None, 'interrupts')]),
+            ('softirqs', [(None, 'softirqs')]),
+            ('numa-meminfo', [(b'node: 0\n', 'node0-meminfo')]),
+            ('numa-vmstat', [(b'node: 0\n', 'node0-vmstat')]),
+            ('iostat', [(b'devices: loop0=ram0 vda\n', 'diskstats')]),
+            ('pressure', [(b'resource: %s\n' % r.encode(), 'pressure-' + r)
+                          for r in ('cpu', 'io', 'memory')])):
+        full, short = [], []
+        for i in (1, 2, 3):
+            f = s = b''
+            for label, capture in sources:
+                c = read('testdata/monitors/%s.%d' % (capture, i))
+                f += (label or b'') + c
+                # The first lines, which mutate faster (a header kept).
+                s += (label or b'') + b''.join(c.splitlines(True)[:4])
+            full.append(f)
+            short.append(s)
+        seed('monitor', monitor, monitor.encode() + b'\n' + raw(full))
+        seed('monitor', monitor + '-short', monitor.encode() + b'\n' + raw(short))
+
+
+def perf_monitor_seeds():
+    """perf's own text: perf stat's output, perf report's (its head)."""
+    for name in ('perf-stat', 'perf-stat-pmu'):
+        seed('monitor', name, b'perf-stat\n' + read('testdata/monitors/' + name))
+    import gzip
+    report = gzip.decompress(read('testdata/monitors/perf-profile.gz'))
+    head = b''.join(report.splitlines(True)[:120])
+    seed('monitor', 'perf-profile', b'perf-profile\n' + head)
 
 
 # ---- stats: a run directory, "name\n" and content per file, '\f' between -

@@ -20,12 +20,37 @@ raw() {
 	raw_text "$2" | gzip >"$R/$1.gz"
 }
 
+# labelled NAME LABEL CAPTURE...: like raw, each capture after its label
+# line ("node: 0"); LABEL is a list, one per capture, separated by '|'.
+labelled() {
+	local name=$1 labels=$2 i=1 t
+	shift 2
+	for t in 1796001600.000000 1796001601.500000 1796001603.250000; do
+		printf 'time: %s\n' "$t"
+		local IFS='|' label j=0 captures=("$@")
+		for label in $labels; do
+			printf '%s\n' "$label"
+			cat "$D/${captures[$j]}.$i"
+			j=$((j + 1))
+		done
+		i=$((i + 1))
+	done | gzip >"$R/$name.gz"
+}
+
 R=$T/run
 mkdir "$R"
 raw proc-vmstat vmstat
 raw slabinfo slabinfo
 raw meminfo meminfo
 raw vmstat stat
+raw interrupts interrupts
+raw softirqs softirqs
+labelled numa-meminfo 'node: 0' node0-meminfo
+labelled numa-vmstat 'node: 0' node0-vmstat
+labelled pressure 'resource: cpu|resource: io|resource: memory' \
+	pressure-cpu pressure-io pressure-memory
+labelled iostat 'devices: loop0=ram0 vda' diskstats
+gzip <"$D/perf-stat" >"$R/perf-stat.gz"
 cat >"$R/creat-clo.log" <<'LOG'
 ops_per_sec: 812345.25
 files: 3
@@ -38,7 +63,7 @@ LOG
 echo "built: 1" >"$R/setup.log"
 
 "$KDELTA" stats "$R" >"$T/out" 2>"$T/err" || fail "kdelta stats failed: $(cat "$T/err")"
-echo "$R/stats.json: 1202 metrics" >"$T/want"
+echo "$R/stats.json: 1439 metrics" >"$T/want"
 diff -u "$T/want" "$T/out" || fail "kdelta stats printed something else"
 python3 - "$R/stats.json" "$D/expected-stats.txt" <<'PY' || fail "stats.json differs from expected-stats.txt"
 import json, sys
@@ -116,6 +141,42 @@ cmp -s "$T/before" "$R/stats.json" || fail "a failed kdelta stats changed stats.
 printf 'time: 1.0\nslabinfo - version: 2.0\n' | gzip >"$R/slabinfo.gz"
 expect_error 2 "kdelta stats: $R/slabinfo.gz: slabinfo version 2.0 is not supported: kdelta reads version 2.1" \
 	"$KDELTA" stats "$R"
+raw slabinfo slabinfo
+
+# bad NAME TEXT MESSAGE: NAME.gz holding TEXT fails with MESSAGE; then
+# NAME.gz is as it was.
+bad() {
+	cp "$R/$1.gz" "$T/good.gz"
+	printf "$2" | gzip >"$R/$1.gz"
+	expect_error 2 "kdelta stats: $R/$1.gz: $3" "$KDELTA" stats "$R"
+	mv "$T/good.gz" "$R/$1.gz"
+}
+bad numa-meminfo 'time: 1.0\nnode: 0\nNode 0 MemFree 5 kB\n' \
+	"sample at 1.000000: bad line 'Node 0 MemFree 5 kB': expected 'Node N Name: value [kB]'"
+bad numa-vmstat 'time: 1.0\nnr_free_pages 5\n' \
+	"sample at 1.000000: bad line 'nr_free_pages 5': expected 'node: <N>' first"
+bad numa-vmstat 'time: 1.0\nnode: 0\nnr_free_pages x\n' \
+	"sample at 1.000000: bad line 'nr_free_pages x': expected 'name value'"
+bad interrupts 'time: 1.0\n 0: 1 2\n' \
+	"sample at 1.000000: bad line ' 0: 1 2': expected the header 'CPU0 CPU1 ...'"
+bad interrupts 'time: 1.0\n CPU0 CPU1\n 0: 1 IO-APIC 2-edge timer\n' \
+	"sample at 1.000000: bad line ' 0: 1 IO-APIC 2-edge timer': expected a count per CPU"
+bad interrupts 'time: 1.0\n CPU0 CPU1\nLOC\n' \
+	"sample at 1.000000: bad line 'LOC': expected 'NAME: count...'"
+bad softirqs 'time: 1.0\n CPU0\n TIMER: 1 x\n' \
+	"sample at 1.000000: bad line ' TIMER: 1 x': expected a count per CPU"
+bad iostat 'time: 1.0\n 7 0 loop0 1 2 3 4 5 6 7 8 9 10 11\n' \
+	"sample at 1.000000: expected 'devices: ...' first"
+bad iostat 'time: 1.0\ndevices: loop0=\n' \
+	"sample at 1.000000: bad line 'devices: loop0=': expected 'devices: name[=shown]...'"
+bad iostat 'time: 1.0\ndevices: loop0\n 7 0 loop0 1 2 3\n' \
+	"sample at 1.000000: bad line ' 7 0 loop0 1 2 3': expected 11 to 17 counters"
+bad pressure 'time: 1.0\nsome avg10=0.00 total=0\n' \
+	"sample at 1.000000: bad line 'some avg10=0.00 total=0': expected 'resource: <name>' first"
+bad pressure 'time: 1.0\nresource: io\nsome avg10 total=0\n' \
+	"sample at 1.000000: bad line 'some avg10 total=0': expected key=number"
+bad pressure 'time: 1.0\nresource: io\nmost avg10=1\n' \
+	"sample at 1.000000: bad line 'most avg10=1': expected 'some|full avg10=... total=...'"
 
 expect_error 2 "kdelta stats: $T/nowhere: no such run directory" \
 	"$KDELTA" stats "$T/nowhere"

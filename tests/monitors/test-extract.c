@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "kdelta/counters.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/monitor.h"
 #include "kdelta/util.h"
 
@@ -214,6 +215,13 @@ static void test_unterminated(void)
 		"time: 1796001600\nMemFree: 12",
 		"\tUser time (seconds): 2.5",
 		"\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02",
+		"time: 1796001600\nnode: 0\nNode 0 MemFree: 12",
+		"time: 1796001600\nresource: cpu\nsome avg10=1.5 total=12",
+		"time: 1796001600\ndevices: sda\n 8 0 sda 1 2 3 4 5 6 7 8 9 10 11",
+		"time: 1796001600\n CPU0 CPU1\n 24: 1 2 IO-APIC 5-edge",
+		"perf stat -a\n 1.000000000,12,,context-switches",
+		"# Samples: 1K of event 'cpu-clock'\n 1.00%  1.00%  [k] x",
+		"# Samples: 1K of event 'cpu-clock'\n1.00% a;b",
 	};
 
 	for (size_t m = 0; monitor_registry[m]; m++) {
@@ -453,6 +461,115 @@ static void test_time(void)
 	test_time_bad_values();
 }
 
+/* "metric value" lines (or "metric: value") into an object. */
+static json_t *read_expected(const char *name)
+{
+	struct strbuf text = STRBUF_INIT;
+	json_t *want = json_object();
+	char *line, *save = NULL;
+
+	read_capture(name, &text);
+	for (line = strtok_r(text.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *sep = strrchr(line, ' ');
+
+		if (!sep)
+			continue;
+		*sep = '\0';
+		if (sep > line && sep[-1] == ':')
+			sep[-1] = '\0';
+		json_object_set_new(want, line, json_real(strtod(sep + 1, NULL)));
+	}
+	strbuf_release(&text);
+	return want;
+}
+
+/* Every metric of want in got, and no other, within tol (relative). */
+static void check_same(json_t *got, json_t *want, double tol)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(want, key, v) {
+		json_t *g = json_object_get(got, key);
+
+		if (!g)
+			fprintf(stderr, "missing %s\n", key);
+		CHECK(g);
+		if (g)
+			CHECK_NEAR(json_number_value(g), json_number_value(v),
+				   tol);
+	}
+	json_object_foreach(got, key, v)
+		if (!json_object_get(want, key)) {
+			fprintf(stderr, "unexpected %s\n", key);
+			CHECK(!"a metric not expected");
+		}
+}
+
+/*
+ * perf report's text of a system-wide profile taken here while creat-clo
+ * ran (testdata/monitors/perf-profile.gz), against what lkp-tests' own
+ * perf-profile parser made of it (expected-perf-profile.txt, see the
+ * README): the same metrics, the same values.
+ */
+static void test_perf_profile(void)
+{
+	struct strbuf raw = STRBUF_INIT;
+	json_t *stats = json_object(), *want = read_expected("expected-perf-profile.txt");
+	struct kd_err err = { "" };
+	const char *key;
+	json_t *v;
+	double self = 0;
+
+	read_capture("perf-profile.gz", &raw);
+	CHECK(monitor_find("perf-profile")->extract(raw.buf, raw.len, stats,
+						      &err) == 0);
+	check_same(stats, want, 1e-12);
+	json_object_foreach(stats, key, v)
+		if (!strncmp(key, "perf-profile.self.", 18))
+			self += json_number_value(v);
+	/* Others' builds ran too: a long tail below 0.05 each. */
+	CHECK(self > 75 && self <= 100.5);
+	CHECK(value(stats, "perf-profile.children.cycles-pp.do_sys_openat2") > 1);
+	CHECK(metric_is_percent("perf-profile.self.cycles-pp.do_sys_openat2"));
+	/* No "# Samples:" line: not perf report's text, nothing counted. */
+	json_object_clear(stats);
+	CHECK(monitor_find("perf-profile")->extract(" 5.00%  5.00%  [kernel]  [k] x\n",
+						      31, stats, &err) == 0);
+	CHECK(json_object_size(stats) == 0);
+	json_decref(want);
+	json_decref(stats);
+	strbuf_release(&raw);
+}
+
+/*
+ * perf stat -x , -I of a machine with a PMU (written by hand, see the
+ * README): the per-interval and per-second counts and LKP's ratios, as
+ * expected.py computes them.
+ */
+static void test_perf_stat(void)
+{
+	struct strbuf raw = STRBUF_INIT;
+	json_t *stats = json_object();
+	json_t *want = read_expected("expected-perf-stat-pmu.txt");
+	struct kd_err err = { "" };
+
+	read_capture("perf-stat-pmu", &raw);
+	CHECK(monitor_find("perf-stat")->extract(raw.buf, raw.len, stats,
+						   &err) == 0);
+	check_same(stats, want, 1e-12);
+	CHECK_NEAR(value(stats, "perf-stat.overall.ipc"), 1.4, 1e-12);
+	CHECK(metric_direction("perf-stat.overall.ipc") == 1);
+	json_object_clear(stats);
+	CHECK(monitor_find("perf-stat")->extract(" 1.0,x,,cs,1,100.00,,\n", 22,
+						   stats, &err) == -1);
+	CHECK_STR(err.msg, "bad line ' 1.0,x,,cs,1,100.00,,': expected a count");
+	json_decref(want);
+	json_decref(stats);
+	strbuf_release(&raw);
+}
+
 int main(void)
 {
 	test_metric_kind();
@@ -466,5 +583,7 @@ int main(void)
 	test_vmstat();
 	test_latency_stats();
 	test_time();
+	test_perf_profile();
+	test_perf_stat();
 	return check_done();
 }

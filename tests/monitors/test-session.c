@@ -6,11 +6,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "kdelta/job.h"
 #include "kdelta/monitor.h"
+#include "kdelta/mount.h"
 #include "kdelta/util.h"
 
 static char *tmp;
@@ -99,16 +101,33 @@ static void test_fake_proc(void)
 	struct kd_err err;
 	json_t *stats = NULL;
 
+	dev_t root_dev = mount_device("/");
+	char *path;
+
 	make_dir("fake/proc/sys/kernel");
+	make_dir("fake/proc/pressure");
 	make_dir("run1");
 	copy_capture("vmstat.1", "fake/proc/vmstat");
 	copy_capture("meminfo.1", "fake/proc/meminfo");
 	copy_capture("stat.1", "fake/proc/stat");
 	copy_capture("latency_stats", "fake/proc/latency_stats");
+	copy_capture("interrupts.1", "fake/proc/interrupts");
+	copy_capture("softirqs.1", "fake/proc/softirqs");
+	copy_capture("pressure-cpu.1", "fake/proc/pressure/cpu");
+	copy_capture("pressure-io.1", "fake/proc/pressure/io");
+	copy_capture("pressure-memory.1", "fake/proc/pressure/memory");
 	put("fake/proc/sys/kernel/latencytop", "0\n");
+	/* iostat: the device of / (this machine's), named "rootdisk" */
+	strbuf_addf(&text, "%4u %7u rootdisk 1 2 3 4 5 6 7 8 9 10 11\n",
+		    major(root_dev), minor(root_dev));
+	put("fake/proc/diskstats", text.buf);
+	strbuf_reset(&text);
 	setenv("KDELTA_PROC_ROOT", root, 1);
+	/* perf-stat: no perf in PATH */
+	path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", tmp, 1);
 
-	CHECK(monitors_start(&(struct monitor_run){ NULL, run, NULL }, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ NULL, run, NULL, -1 }, &s, &err) == 0);
 	/* begin(): latencytop on, records cleared by a write */
 	get("fake/proc/sys/kernel/latencytop", &text);
 	CHECK_STR(text.buf, "1\n");
@@ -127,10 +146,24 @@ static void test_fake_proc(void)
 	strbuf_reset(&text);
 	monitor_session_unavailable(s, &text);
 	strbuf_addf(&want, "slabinfo: %s/proc/slabinfo does not exist\n", root);
+	/* A machine whose / is on no block device (a container) */
+	if (!root_dev)
+		strbuf_addstr(&want, "iostat: no block device holds / or the work directory\n");
+	strbuf_addstr(&want, "perf-stat: perf not found in PATH (Debian's linux-perf has it)\n");
 	CHECK_STR(text.buf, want.buf);
+	setenv("PATH", path, 1);
 	monitor_session_free(s);
 
 	get("run1/slabinfo.gz", &text);
+	CHECK_STR(text.buf, "(missing)");
+	get("run1/iostat.gz", &text);
+	if (root_dev)
+		CHECK(strstr(text.buf, "\ndevices: rootdisk\n"));
+	get("run1/pressure.gz", &text);
+	CHECK(strstr(text.buf, "\nresource: cpu\nsome avg10="));
+	CHECK(strstr(text.buf, "\nresource: memory\nsome avg10="));
+	/* Not a NUMA machine: the numa monitors stay off unless named. */
+	get("run1/numa-meminfo.gz", &text);
 	CHECK_STR(text.buf, "(missing)");
 	CHECK(run_dir_extract(run, &stats, &err) == 0);
 	/* The same capture each time: counters 0, gauges the capture's. */
@@ -141,11 +174,17 @@ static void test_fake_proc(void)
 	CHECK(stat_value(stats, "latency_stats.hits.max") == 41);
 	CHECK(stat_value(stats, "time.user_time") == 1);
 	CHECK(stat_value(stats, "time.percent_of_cpu_this_job_got") == 50);
+	CHECK(stat_value(stats, "interrupts.LOC:Local_timer_interrupts") == 0);
+	CHECK(stat_value(stats, "softirqs.TIMER") == 0);
+	CHECK(stat_value(stats, "pressure.io.some.stall%") == 0);
+	if (root_dev)
+		CHECK(stat_value(stats, "iostat.rootdisk.util") == 0);
 	json_decref(stats);
 
 	unsetenv("KDELTA_PROC_ROOT");
 	strbuf_release(&text);
 	strbuf_release(&want);
+	free(path);
 	free(root);
 	free(run);
 }
@@ -165,6 +204,73 @@ static struct jnode *monitors_job(const char *interval, const char *const *names
 	return root;
 }
 
+/* A machine with two NUMA nodes: the numa monitors run by default. */
+static void test_numa(void)
+{
+	static const char *const names[] = { "numa-meminfo", "numa-vmstat",
+					     NULL };
+	char *root = tmp_path("fake-numa"), *run = tmp_path("run-numa");
+	struct strbuf text = STRBUF_INIT, node1 = STRBUF_INIT;
+	struct monitor_session *s;
+	const char *line, *next;
+	struct jnode *job = monitors_job(NULL, names);
+	struct kd_err err;
+	json_t *stats = NULL;
+	bool defaults = false, both = true;
+
+	make_dir("fake-numa/sys/devices/system/node/node0");
+	make_dir("fake-numa/sys/devices/system/node/node1");
+	make_dir("run-numa");
+	copy_capture("node0-meminfo.1",
+		     "fake-numa/sys/devices/system/node/node0/meminfo");
+	copy_capture("node0-vmstat.1",
+		     "fake-numa/sys/devices/system/node/node0/vmstat");
+	copy_capture("node0-vmstat.1",
+		     "fake-numa/sys/devices/system/node/node1/vmstat");
+	/* node1's meminfo: node0's, each line "Node 1 ..." */
+	get("fake-numa/sys/devices/system/node/node0/meminfo", &text);
+	for (line = text.buf; (next = strstr(line, "Node 0 ")); line = next + 6) {
+		strbuf_add(&node1, line, (size_t)(next - line));
+		strbuf_addstr(&node1, "Node 1");
+	}
+	strbuf_addstr(&node1, line);
+	put("fake-numa/sys/devices/system/node/node1/meminfo", node1.buf);
+	setenv("KDELTA_PROC_ROOT", root, 1);
+
+	for (size_t i = 0; monitor_registry[i]; i++)
+		if (!strcmp(monitor_registry[i]->section.name, names[0]))
+			defaults = !monitor_registry[i]->by_default ||
+				   monitor_registry[i]->by_default();
+	CHECK(defaults);
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1 }, &s,
+			     &err) == 0);
+	CHECK(monitors_stop(s, NULL, &err) == 0);
+	strbuf_reset(&text);
+	monitor_session_unavailable(s, &text);
+	CHECK_STR(text.buf, "");
+	monitor_session_free(s);
+	get("run-numa/numa-meminfo.gz", &text);
+	CHECK(strstr(text.buf, "\nnode: 0\nNode 0 MemTotal:"));
+	CHECK(strstr(text.buf, "\nnode: 1\nNode 1 MemTotal:"));
+	CHECK(run_dir_extract(run, &stats, &err) == 0);
+	for (int node = 0; node < 2; node++) {
+		char *m = xasprintf("numa-meminfo.node%d.SReclaimable", node);
+		char *v = xasprintf("numa-vmstat.node%d.nr_slab_reclaimable", node);
+
+		both = both && stat_value(stats, m) > 0 && stat_value(stats, v) > 0;
+		free(v);
+		free(m);
+	}
+	CHECK(both);
+	json_decref(stats);
+	jnode_free(job);
+	unsetenv("KDELTA_PROC_ROOT");
+	strbuf_release(&text);
+	strbuf_release(&node1);
+	free(root);
+	free(run);
+}
+
 /* Only the selected monitors; latency_stats absent, with the reason. */
 static void test_selection(void)
 {
@@ -182,7 +288,7 @@ static void test_selection(void)
 	make_dir("run2");
 	copy_capture("meminfo.2", "fake2/proc/meminfo");
 	setenv("KDELTA_PROC_ROOT", root, 1);
-	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL }, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1 }, &s, &err) == 0);
 	CHECK(monitors_stop(s, NULL, &err) == 0);
 	monitor_session_unavailable(s, &text);
 	strbuf_addf(&want, "latency_stats: %s/proc/latency_stats does not exist (kernel without CONFIG_LATENCYTOP)\n",
@@ -194,9 +300,9 @@ static void test_selection(void)
 	get("run2/proc-vmstat.gz", &text);
 	CHECK_STR(text.buf, "(missing)");
 
-	CHECK(monitors_start(&(struct monitor_run){ bad_job, run, NULL }, &s, &err) == -1);
+	CHECK(monitors_start(&(struct monitor_run){ bad_job, run, NULL, -1 }, &s, &err) == -1);
 	CHECK_STR(err.msg, "monitors: unknown monitor 'frob'");
-	CHECK(monitors_start(&(struct monitor_run){ fast_job, run, NULL }, &s, &err) == -1);
+	CHECK(monitors_start(&(struct monitor_run){ fast_job, run, NULL, -1 }, &s, &err) == -1);
 	CHECK_STR(err.msg, "monitors: meminfo: interval 0.001s is too short: the least is 0.01s");
 	unsetenv("KDELTA_PROC_ROOT");
 
@@ -250,7 +356,7 @@ static void test_real(void)
 	bool root = access("/proc/slabinfo", R_OK) == 0;
 
 	make_dir("run3");
-	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL }, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1 }, &s, &err) == 0);
 	sleep(2);
 	CHECK(monitors_stop(s, &usage, &err) == 0);
 	monitor_session_free(s);
@@ -280,6 +386,7 @@ int main(void)
 		xdie("mkdtemp failed");
 	test_fake_proc();
 	test_selection();
+	test_numa();
 	test_real();
 	cmd = xasprintf("rm -rf '%s'", tmp);
 	if (system(cmd) != 0)

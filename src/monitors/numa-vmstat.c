@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * numa-vmstat: each NUMA node's virtual memory counters,
+ * /sys/devices/system/node/node<N>/vmstat, "name value" per line:
+ * "numa-vmstat.node<N>.<name>" as LKP names them
+ * (numa-vmstat.node1.nr_slab_reclaimable).  Event counters (last - first)
+ * and gauges (mean) as in /proc/vmstat.  Each sample holds every node's
+ * file, each after a line "node: <N>" (LKP's raw form).  On by default on
+ * machines with more than one node only: with one, it would repeat
+ * proc-vmstat.
+ */
+#include "kdelta/counters.h"
+#include "sampled.h"
+
+static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
+			struct series_set *set, struct kd_err *err)
+{
+	const char *pos = sample->text, *end = sample->text + sample->len;
+	const char *line, *words[2];
+	size_t base = name->len, node = 0, len, lens[2];
+
+	while (next_line(&pos, end, &line, &len)) {
+		double value;
+
+		if (split_words(line, len, words, lens, 2) != 2)
+			return bad_line(err, sample, line, len,
+					"expected 'name value'");
+		if (lens[0] == 5 && !memcmp(words[0], "node:", 5)) {
+			strbuf_setlen(name, base);
+			strbuf_addstr(name, "node");
+			strbuf_add(name, words[1], lens[1]);
+			strbuf_addch(name, '.');
+			node = name->len;
+			continue;
+		}
+		if (!node)
+			return bad_line(err, sample, line, len,
+					"expected 'node: <N>' first");
+		if (!parse_number(words[1], lens[1], &value))
+			return bad_line(err, sample, line, len,
+					"expected 'name value'");
+		strbuf_setlen(name, node);
+		strbuf_add(name, words[0], lens[0]);
+		series_add(set, name->buf, sample->time, value);
+	}
+	return 0;
+}
+
+static int numa_vmstat_sources(const struct monitor_context *ctx,
+			       struct monitor_sources *out, struct kd_err *err)
+{
+	(void)ctx;
+	return numa_node_sources("vmstat", out, err);
+}
+
+static int numa_vmstat_extract(const char *raw, size_t len, json_t *stats,
+			       struct kd_err *err)
+{
+	return extract_series(raw, len, "numa-vmstat.", parse_sample, stats,
+			      err);
+}
+
+static const struct param_spec numa_vmstat_params[] = {
+	MONITOR_INTERVAL_PARAM,
+	{ .name = NULL },
+};
+
+/*
+ * A node's vmstat holds node and zone counters (mostly gauges, nr_*), the
+ * NUMA events (numa_*), the workingset events and a few cumulative nr_*.
+ * The nr_* floor is lkp-tests' etc/perf-metrics-threshold.yaml
+ * ".*vmstat.*nr_.*: 100".
+ */
+static const struct metric_spec numa_vmstat_metrics[] = {
+	{ "node*.nr_*", .floor = METRIC_FLOOR(5, 100, 50, 0,
+			"numa-vmstat.node*.nr_*: 5%, above 100, 50 apart") },
+	{ "node*.nr_dirtied", .kind = METRIC_COUNTER },
+	{ "node*.nr_foll_pin_acquired", .kind = METRIC_COUNTER },
+	{ "node*.nr_foll_pin_released", .kind = METRIC_COUNTER },
+	{ "node*.nr_throttled_written", .kind = METRIC_COUNTER },
+	{ "node*.nr_vmscan_immediate_reclaim", .kind = METRIC_COUNTER },
+	{ "node*.nr_vmscan_write", .kind = METRIC_COUNTER },
+	{ "node*.nr_written", .kind = METRIC_COUNTER },
+	{ "node*.numa_*", .kind = METRIC_COUNTER },
+	{ "node*.pg*", .kind = METRIC_COUNTER },
+	{ "node*.workingset_*", .kind = METRIC_COUNTER },
+	{ "node*.workingset_nodes", .kind = METRIC_GAUGE },
+	{ NULL },
+};
+
+const struct monitor monitor_numa_vmstat = {
+	.section = {
+		.name = "numa-vmstat",
+		.summary = "virtual memory counters per NUMA node; on by default with more than one node",
+		.params = numa_vmstat_params,
+	},
+	.metrics = numa_vmstat_metrics,
+	.by_default = numa_machine,
+	.sources = numa_vmstat_sources,
+	.extract = numa_vmstat_extract,
+};
