@@ -455,7 +455,7 @@ static const char *const lkp_monitors[] = {
 	"boot-time", "buddyinfo", "cpufreq-stats", "cpuidle", "diskstats",
 	"dmesg", "energy", "ftrace", "kernel-size",
 	"kmsg", "last_state", "lock_stat", "mpstat", "nfsstat",
-	"pagetypeinfo", "perf-c2c", "perf-profile", "perf-sched", "perf-stat",
+	"pagetypeinfo", "perf-c2c", "perf-sched",
 	"pmeter", "proc-stat", "sched_debug", "stderr",
 	"turbostat", "uptime", "zoneinfo",
 };
