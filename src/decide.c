@@ -353,7 +353,8 @@ static void summarize_cell(const struct metric_row *row,
 
 	summarize(cell->samples, cell->samples ? cell->sum.n : 0, &cell->sum);
 	cell->change = 0;
-	cell->change_absolute = metric_is_percent(row->name);
+	/* decide_base() looked the name up, once per row */
+	cell->change_absolute = base->change_absolute;
 	cell->change_infinite = false;
 	if (cell->samples && base->samples)
 		fill_change(&base->sum, cell);
@@ -390,17 +391,19 @@ static void decide_variant(struct comparison *cmp, size_t v,
 static void decide_base(struct metric_row *row)
 {
 	struct metric_cell *base = &row->cells[0];
+	struct metric_info info;
 
+	metric_describe(row->name, &info);
 	summarize(base->samples, base->samples ? base->sum.n : 0, &base->sum);
 	memset(&base->test, 0, sizeof(base->test));
 	base->test.p = 1;
 	base->q = 1;
 	base->change = 0;
-	base->change_absolute = metric_is_percent(row->name);
+	base->change_absolute = info.points;
 	base->change_infinite = false;
 	base->verdict = VERDICT_BASE;
 	base->rule = rule_base;
-	row->better = metric_direction(row->name);
+	row->better = info.better;
 	row->failure = lkp_failure_stat(row->name);
 }
 

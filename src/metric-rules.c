@@ -40,9 +40,10 @@ static const struct metric_floor default_floor = {
 };
 
 /*
- * Undeclared directions: substrings of a name's last component; the first
+ * Undeclared directions of what is not a kdelta monitor's (exec's results,
+ * lkp-tests' workloads): substrings of a name's last component; the first
  * match wins, so that "usecs_per_op" is lower-is-better before "per_sec"
- * could match anything.  For exec's results and lkp-tests' workloads.
+ * could match anything.
  */
 static const struct {
 	const char *word;
@@ -172,14 +173,21 @@ static void fill_unsaid(struct resolution *r, const struct resolution *from)
 	}
 }
 
-/* The declarations of the monitor or workload named source[0..len). */
-static const struct metric_spec *source_specs(const char *source, size_t len)
+/*
+ * The declarations of the monitor or workload named source[0..len);
+ * *monitor says whether it is one of kdelta's monitors.
+ */
+static const struct metric_spec *source_specs(const char *source, size_t len,
+					      bool *monitor)
 {
+	*monitor = false;
 	for (size_t i = 0; monitor_registry[i]; i++) {
 		const char *n = monitor_registry[i]->section.name;
 
-		if (!strncmp(n, source, len) && !n[len])
+		if (!strncmp(n, source, len) && !n[len]) {
+			*monitor = true;
 			return monitor_registry[i]->metrics;
+		}
 	}
 	for (size_t i = 0; workload_registry[i]; i++) {
 		const char *n = workload_registry[i]->section.name;
@@ -196,12 +204,17 @@ void metric_describe(const char *name, struct metric_info *info)
 	struct resolution r = { { METRIC_GAUGE, 0, false, &default_floor },
 				0, 0, 0, 0 };
 	struct resolution lkp = r;
+	bool monitor = false;
 
 	if (dot)
-		resolve(&r, source_specs(name, (size_t)(dot - name)), dot + 1);
-	resolve(&lkp, lkp_metrics, name);
-	fill_unsaid(&r, &lkp);
-	if (!r.better_len)
+		resolve(&r, source_specs(name, (size_t)(dot - name), &monitor),
+			dot + 1);
+	/* kdelta's monitors declare all there is to know of their metrics. */
+	if (!monitor) {
+		resolve(&lkp, lkp_metrics, name);
+		fill_unsaid(&r, &lkp);
+	}
+	if (!r.better_len && !monitor)
 		r.info.better = direction_by_words(name);
 	if (!r.points_len) {
 		size_t len = strlen(name);

@@ -17,9 +17,10 @@
  * property is decided by, in this order:
  *   1. the most specific pattern of the source's declarations that says
  *      it;
- *   2. the most specific pattern of lkp_metrics[] in src/metric-rules.c
- *      that says it: what lkp-tests says of metrics found in its result trees that no
- *      kdelta monitor makes;
+ *   2. unless the source is one of kdelta's monitors, the most specific
+ *      pattern of lkp_metrics[] in src/metric-rules.c that says it: what
+ *      lkp-tests says of metrics found in its result trees that no kdelta
+ *      monitor makes;
  *   3. the generic rules below (metric_direction(), metric_is_percent(),
  *      the default floor, gauges).
  */
@@ -92,9 +93,9 @@ enum metric_kind metric_kind(const char *name);
 
 /*
  * +1 when higher is better, -1 when lower is better, 0 when unknown.
- * Undeclared: by the last dot-separated component of the name, higher for
- * ops_per_sec, jobs_per_min, throughput, per_sec, lower for usecs,
- * latency, elapsed, time.
+ * Undeclared, and not a kdelta monitor's: by the last dot-separated
+ * component of the name, higher for ops_per_sec, jobs_per_min, throughput,
+ * per_sec, lower for usecs, latency, elapsed, time.
  */
 int metric_direction(const char *name);
 
