@@ -14,7 +14,7 @@
 /*
  * kdelta bisect: finds the first commit of a git repository that changed a
  * metric of a job, by driving "git bisect" and measuring each commit it
- * proposes with the runner (DESIGN.md "Bisect", kdelta(1) "BISECT").
+ * proposes with the runner (docs/design.md "9. Bisect"; kdelta bisect in kdelta(1)).
  */
 
 /* Good and bad must differ at this p-value (kdelta compare's Welch test). */

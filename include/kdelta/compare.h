@@ -110,8 +110,8 @@ struct compare_options {
 /*
  * Fills every cell's summary, change, test, q-value and verdict (with the
  * rule that decided), and sorts the rows.  The caller has filled variants,
- * rows (name, key, samples and sum.n) and options; see DESIGN.md
- * "Comparison and significance" and the SIGNIFICANCE section of kdelta(1).
+ * rows (name, key, samples and sum.n) and options; see docs/design.md
+ * "Statistics" and the SIGNIFICANCE section of kdelta(1).
  */
 void compare_decide(struct comparison *cmp, const struct compare_options *opt);
 

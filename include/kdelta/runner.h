@@ -15,7 +15,7 @@ struct work_dir;
  * The runner (kdelta run): for each expanded job, each commit and each run,
  * it sets up the file system, starts the monitors, runs the workload in a
  * child process, stops the monitors, writes the run directory and only then
- * marks the run complete (DESIGN.md "The pipeline", "The store").
+ * marks the run complete (docs/design.md "2. The runner", "5. The store").
  */
 
 /* Runs per job and commit when neither the job nor --runs says. */

@@ -8,7 +8,7 @@
 #include "kdelta/err.h"
 
 /*
- * The result store (DESIGN.md "The store"):
+ * The result store (docs/design.md "5. The store"):
  *
  *   RESULT_ROOT/<testcase>/<param-dir>/<host>/<commit>/
  *       0/ 1/ ...              one directory per run

@@ -2,8 +2,9 @@
 /*
  * compare_decide() on comparisons built in memory: the verdict rules one
  * by one, the row order, and the synthetic A/A and A/B comparisons that
- * DESIGN.md asks of the comparer ("An A/A comparison must come out clean,
- * and a 5% change of a key result at 1% noise must be caught with 5 runs").
+ * docs/design.md asks of the comparer ("Statistics": an A/A comparison must
+ * come out clean, and a 5% change of a key result at 1% noise must be
+ * caught with 5 runs).
  * Random samples come from GSL's MT19937 with fixed seeds: every run of
  * this test sees the same numbers.
  */

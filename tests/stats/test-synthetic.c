@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The comparer's promise, on synthetic comparisons built in memory and fed
- * to compare_decide() (DESIGN.md, "Comparison and significance"):
+ * to compare_decide() (docs/design.md, "Statistics"):
  *
  *  - A/A: both variants drawn from the same distributions, 5,000 metrics
  *    (a few workload results, the rest monitor counters), 5 runs each.  In
