@@ -4,7 +4,10 @@
 # Chinner's comparison on the xfs list, on xfs on a RAM disk), prints the
 # comparison table and explains the verdict on the key metric.
 #
-#   sudo ./scripts/demo.sh [RESULT_ROOT]
+#   ./scripts/demo.sh [RESULT_ROOT]
+#
+# as root (a RAM disk, mkfs.xfs, mount, drop_caches); as another user:
+# su -c ./scripts/demo.sh, or sudo ./scripts/demo.sh.
 #
 # Results stay in RESULT_ROOT (default: a new directory under /tmp), so that
 # you can compare them again with other options afterwards.
@@ -12,7 +15,11 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-ensure_packages $BUILD_PACKAGES || exit 2
+if [ "$(id -u)" -ne 0 ]; then
+	echo "demo.sh: needs root (a RAM disk, mkfs.xfs, mount); as another user: su -c $0" >&2
+	exit 2
+fi
+ensure_packages $BUILD_PACKAGES $DEMO_PACKAGES || exit 2
 if [ ! -d build ]; then
 	meson setup build -Dbuildtype=release >/dev/null
 fi

@@ -4,6 +4,8 @@
 
 # To build.
 BUILD_PACKAGES="gcc pkg-config meson ninja-build libyaml-dev libgsl-dev zlib1g-dev libjansson-dev libsqlite3-dev"
+# To run the demo: seed 001's job makes an xfs file system.
+DEMO_PACKAGES="xfsprogs"
 # To run the whole test suite (file systems, git for bisect, python3 for the
 # mail tests; msmtp and python3-aiosmtpd to deliver the report mail, chromium
 # to render the plots, linux-perf for the perf-stat and perf-profile
@@ -30,3 +32,13 @@ ensure_packages() {
 	apt-get update -qq >&2 || return 1
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || return 1
 }
+
+# Root's tools (mkfs.*, in /usr/sbin and /sbin) are found also when root's
+# shell came from "su" without "-", which keeps the user's PATH.
+if [ "$(id -u)" -eq 0 ]; then
+	case ":$PATH:" in
+	*:/usr/sbin:*) ;;
+	*) PATH=$PATH:/usr/sbin:/sbin ;;
+	esac
+	export PATH
+fi
