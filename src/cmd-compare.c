@@ -5,6 +5,7 @@
  * render.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,6 +97,45 @@ static void explain_test(const struct metric_row *row,
 			    cell->q, opt->fdr);
 }
 
+/*
+ * A workload result's interval, how it was computed, and the rule of the
+ * three verdicts it decides.
+ */
+static void explain_interval(const struct metric_row *row,
+			     const struct metric_cell *cell,
+			     const struct compare_options *opt,
+			     struct strbuf *out)
+{
+	const struct change_interval *ci = &cell->ci;
+	bool tested = cell->verdict == VERDICT_SAME ||
+		      cell->verdict == VERDICT_CHANGED ||
+		      cell->verdict == VERDICT_INCONCLUSIVE;
+
+	if (!row->key || (!tested && cell->verdict != VERDICT_FEW_RUNS))
+		return;
+	if (tested && opt->test == SIG_MWU)
+		strbuf_addf(out, "    Hodges-Lehmann shift %+.6g, Moses' interval from the differences ranked %.0f and n*m + 1 - %.0f:\n",
+			    ci->estimate, ci->critical, ci->critical);
+	else if (tested && isinf(ci->df))
+		strbuf_addf(out, "    Fieller's interval of the ratio of means, constant samples:\n");
+	else if (tested)
+		strbuf_addf(out, "    Fieller's interval of the ratio of means, t = %.6g, df = %.6g:\n",
+			    ci->critical, ci->df);
+	if (tested) {
+		strbuf_addstr(out, "      ");
+		add_interval(out, cell);
+		strbuf_addf(out, "%s\n", !ci->bounded ?
+			    " (the base's runs do not bound it away from 0)" :
+			    cell->verdict == VERDICT_SAME ?
+			    ", inside ±(--min-change)" : "");
+	}
+	if (cell->runs_needed) {
+		strbuf_addstr(out, "    ");
+		add_runs_needed(out, cell, opt);
+		strbuf_addstr(out, " at the noise observed\n");
+	}
+}
+
 static void explain_change(const struct metric_cell *cell, struct strbuf *out)
 {
 	if (!cell->samples || cell->verdict == VERDICT_ABSENT)
@@ -126,6 +166,7 @@ static void explain_row(const struct comparison *cmp,
 		explain_samples(&cmp->variants[v], cell, false, out);
 		explain_change(cell, out);
 		explain_test(row, cell, opt, out);
+		explain_interval(row, cell, opt, out);
 		strbuf_addf(out, "    verdict: %s: %s\n",
 			    verdict_name(cell->verdict),
 			    cell->rule ? cell->rule : "");

@@ -14,6 +14,24 @@
  * and every metric with --test lkp, are decided instead by lkp-tests' own
  * rule (lkp-rules.c): final, not corrected, without kdelta's floors.
  *
+ * Workload results get three verdicts, so that "not shown changed" is never
+ * read as "shown unchanged": changed (significant, and at least
+ * --min-change), same (the 95% interval of the change lies inside
+ * +-min_change: equivalence by two one-sided tests, each at 2.5%), and
+ * inconclusive (neither), with the runs that would decide.  The interval
+ * is Fieller's for --test welch and lkp (lkp-tests' rule has none of its
+ * own: with --test lkp, lkp-tests' rule says changed, and of a result it
+ * does not call changed the interval says same or inconclusive),
+ * Hodges-Lehmann's with Moses' for --test mwu (the interval the
+ * rank test inverts), so "same" has one meaning whatever the test: a change
+ * of --min-change or more is excluded at 95% confidence.  "Same" is not
+ * corrected for the number of results, and need not be: a robot's "clean"
+ * claims that every result is the same, an intersection of the claims,
+ * which by the intersection-union principle (Berger, 1982) keeps each
+ * test's level; Benjamini-Hochberg corrects what is claimed one result at a
+ * time, a change.  Monitor metrics keep changed, small and same, where
+ * same means "no significant change".
+ *
  * Why two families: correcting the few key results together with thousands
  * of counters would make a real 5% regression undetectable at 5 runs, and
  * not correcting the counters would flag a few hundred of them in every
@@ -59,8 +77,21 @@ static const char rule_not_significant_q[] =
 	"not significant: Benjamini-Hochberg q-value not below --fdr";
 static const char rule_not_significant_p[] =
 	"not significant: p-value not below 0.05 (--fdr 0, uncorrected)";
-static const char rule_key_effect[] =
+static const char rule_key_changed[] =
 	"workload result: a change of at least --min-change";
+static const char rule_key_same[] =
+	"workload result: the 95% interval of the change lies inside +-(--min-change): the same (two one-sided tests)";
+static const char rule_key_unsure_q[] =
+	"workload result: not significant (Benjamini-Hochberg q-value not below --fdr), and the 95% interval of the change reaches beyond +-(--min-change): inconclusive";
+static const char rule_key_unsure_p[] =
+	"workload result: not significant (p-value not below 0.05, --fdr 0), and the 95% interval of the change reaches beyond +-(--min-change): inconclusive";
+static const char rule_key_unsure_lkp[] =
+	"workload result: not changed by lkp-tests' rule, and the 95% interval of the change reaches beyond +-(--min-change): inconclusive";
+static const char rule_key_unsure_small[] =
+	"workload result: significant but smaller than --min-change, and the 95% interval of the change reaches beyond +-(--min-change): inconclusive";
+
+/* Two-sided probability outside a workload result's interval. */
+#define INTERVAL_MISS (1 - COMPARE_INTERVAL_LEVEL / 100.0)
 
 /*
  * The change of the mean, in percent of the base's magnitude (so that a
@@ -317,6 +348,106 @@ static bool above_floor(const struct metric_floor *floor,
 	return true;
 }
 
+/* The comparer decides nothing with fewer runs than MIN_RUNS. */
+static void at_least_min_runs(size_t *runs)
+{
+	if (*runs && *runs < MIN_RUNS)
+		*runs = MIN_RUNS;
+}
+
+/*
+ * A workload result's interval, for the test chosen, and the runs that
+ * would decide it (from the change the interval is centred on).
+ */
+static void interval_cell(const struct metric_cell *base,
+			  struct metric_cell *cell,
+			  const struct compare_options *opt)
+{
+	size_t nb = base->sum.n, nv = cell->sum.n;
+	double centre = cell->change;
+
+	if (opt->test == SIG_MWU) {
+		hodges_lehmann_interval(base->samples, nb, cell->samples, nv,
+					INTERVAL_MISS, cell->change_absolute,
+					&cell->ci);
+		if (isfinite(cell->ci.estimate))
+			centre = cell->ci.estimate;
+	} else {
+		fieller_interval(base->samples, nb, cell->samples, nv,
+				 INTERVAL_MISS, cell->change_absolute, false,
+				 &cell->ci);
+	}
+	cell->runs_needed = cell->change_infinite ? 0 :
+		runs_to_decide(base->samples, nb, cell->samples, nv, centre,
+			       opt->min_change, cell->change_absolute,
+			       opt->test);
+	at_least_min_runs(&cell->runs_needed);
+}
+
+static bool interval_inside(const struct change_interval *ci, double margin)
+{
+	return ci->bounded && ci->low > -margin && ci->high < margin;
+}
+
+/* Why a workload result is inconclusive, from why it is not significant. */
+static const char *unsure_rule(const char *not_significant_rule)
+{
+	if (!not_significant_rule)
+		return rule_key_unsure_small;
+	if (not_significant_rule == rule_not_significant_p)
+		return rule_key_unsure_p;
+	return rule_key_unsure_q;
+}
+
+/*
+ * Step 4 for a workload result: changed, same or inconclusive.
+ * not_significant_rule is NULL when the change is significant.
+ */
+static void judge_key(struct metric_cell *cell,
+		      const struct compare_options *opt,
+		      const char *not_significant_rule)
+{
+	if (!not_significant_rule && effect(cell) >= opt->min_change) {
+		cell->verdict = VERDICT_CHANGED;
+		cell->rule = rule_key_changed;
+	} else if (interval_inside(&cell->ci, opt->min_change)) {
+		cell->verdict = VERDICT_SAME;
+		cell->rule = rule_key_same;
+	} else {
+		cell->verdict = VERDICT_INCONCLUSIVE;
+		cell->rule = unsure_rule(not_significant_rule);
+	}
+}
+
+/*
+ * --test lkp on a workload result: lkp-tests' rule says whether it changed
+ * (lkp_decide_cell()); of one it does not call changed, the interval says
+ * whether it is the same or inconclusive, as with the other tests.
+ */
+static void lkp_judge_key(const struct metric_cell *base,
+			  struct metric_cell *cell,
+			  const struct compare_options *opt)
+{
+	bool changed = cell->verdict == VERDICT_CHANGED;
+
+	if (!changed && cell->verdict != VERDICT_SAME &&
+	    cell->verdict != VERDICT_SMALL)
+		return;
+	if (!base->samples || !cell->samples || base->zero_filled ||
+	    cell->zero_filled || base->sum.n < 2 || cell->sum.n < 2)
+		return;
+	interval_cell(base, cell, opt);
+	if (changed)
+		return;
+	if (interval_inside(&cell->ci, opt->min_change)) {
+		cell->verdict = VERDICT_SAME;
+		cell->rule = rule_key_same;
+	} else {
+		cell->verdict = VERDICT_INCONCLUSIVE;
+		cell->rule = rule_key_unsure_lkp;
+	}
+}
+
 /* Steps 3 and 4: the verdict of a tested cell. */
 static void judge_cell(const struct metric_row *row,
 		       const struct metric_cell *base, struct metric_cell *cell,
@@ -324,22 +455,21 @@ static void judge_cell(const struct metric_row *row,
 {
 	const char *rule = not_significant(cell, opt);
 	const struct metric_floor *floor;
-	bool large_enough;
 
+	if (row->key) {
+		interval_cell(base, cell, opt);
+		judge_key(cell, opt, rule);
+		return;
+	}
 	if (rule) {
 		cell->verdict = VERDICT_SAME;
 		cell->rule = rule;
 		return;
 	}
-	if (row->key) {
-		large_enough = effect(cell) >= opt->min_change;
-		cell->rule = rule_key_effect;
-	} else {
-		floor = metric_floor(row->name);
-		large_enough = above_floor(floor, base, cell);
-		cell->rule = floor->rule;
-	}
-	cell->verdict = large_enough ? VERDICT_CHANGED : VERDICT_SMALL;
+	floor = metric_floor(row->name);
+	cell->rule = floor->rule;
+	cell->verdict = above_floor(floor, base, cell) ? VERDICT_CHANGED
+						       : VERDICT_SMALL;
 }
 
 /*
@@ -361,6 +491,27 @@ static void summarize_cell(const struct metric_row *row,
 	memset(&cell->test, 0, sizeof(cell->test));
 	cell->test.p = 1;
 	cell->q = 1;
+	memset(&cell->ci, 0, sizeof(cell->ci));
+	cell->ci.low = -INFINITY;
+	cell->ci.high = INFINITY;
+	cell->runs_needed = 0;
+}
+
+/*
+ * A workload result with too few runs to decide still says how many would,
+ * when both sides have a value.
+ */
+static void few_runs_estimate(const struct metric_cell *base,
+			      struct metric_cell *cell,
+			      const struct compare_options *opt)
+{
+	if (cell->verdict != VERDICT_FEW_RUNS || cell->change_infinite)
+		return;
+	cell->runs_needed = runs_to_decide(base->samples, base->sum.n,
+					   cell->samples, cell->sum.n,
+					   cell->change, opt->min_change,
+					   cell->change_absolute, opt->test);
+	at_least_min_runs(&cell->runs_needed);
 }
 
 static void decide_variant(struct comparison *cmp, size_t v,
@@ -372,10 +523,16 @@ static void decide_variant(struct comparison *cmp, size_t v,
 		struct metric_row *row = &cmp->rows[r];
 
 		summarize_cell(row, &row->cells[v]);
-		if (row->failure || opt->test == SIG_LKP)
+		if (row->failure || opt->test == SIG_LKP) {
 			lkp_decide_cell(cmp, row, v, bn);
-		else
+			if (row->key && !row->failure)
+				lkp_judge_key(&row->cells[0], &row->cells[v],
+					      opt);
+		} else {
 			test_cell(&row->cells[0], &row->cells[v], opt);
+		}
+		if (row->key)
+			few_runs_estimate(&row->cells[0], &row->cells[v], opt);
 	}
 	correct_family(cmp, v, true, opt, p, index);
 	correct_family(cmp, v, false, opt, p, index);
@@ -401,6 +558,8 @@ static void decide_base(struct metric_row *row)
 	base->change = 0;
 	base->change_absolute = info.points;
 	base->change_infinite = false;
+	memset(&base->ci, 0, sizeof(base->ci));
+	base->runs_needed = 0;
 	base->verdict = VERDICT_BASE;
 	base->rule = rule_base;
 	row->better = info.better;
@@ -468,6 +627,7 @@ const char *verdict_name(enum verdict verdict)
 		[VERDICT_ABSENT] = "absent",
 		[VERDICT_BASE] = "base",
 		[VERDICT_NOT_FINITE] = "not-finite",
+		[VERDICT_INCONCLUSIVE] = "inconclusive",
 	};
 
 	return names[verdict];

@@ -14,7 +14,7 @@
 
 static const char csv_header[] =
 	"group,metric,key,variant,n,mean,stddev,rel_stddev,min,max,change,"
-	"statistic,df,p,q,verdict,rule,samples\n";
+	"statistic,df,p,q,ci_low,ci_high,runs_needed,verdict,rule,samples\n";
 
 static void csv_field(struct strbuf *out, const char *s)
 {
@@ -40,7 +40,22 @@ static void csv_number(struct strbuf *out, double x, bool show)
 	strbuf_addch(out, ',');
 }
 
-static void csv_cell(struct strbuf *out, const struct metric_cell *c)
+/*
+ * A workload result's interval (empty ends when unbounded) and the runs
+ * that would decide it.
+ */
+static void csv_interval(struct strbuf *out, const struct metric_cell *c,
+			 bool key, bool tested)
+{
+	csv_number(out, c->ci.low, key && tested && c->ci.bounded);
+	csv_number(out, c->ci.high, key && tested && c->ci.bounded);
+	if (key && c->runs_needed &&
+	    (tested || c->verdict == VERDICT_FEW_RUNS))
+		strbuf_addf(out, "%zu", c->runs_needed);
+	strbuf_addch(out, ',');
+}
+
+static void csv_cell(struct strbuf *out, const struct metric_cell *c, bool key)
 {
 	bool present = c->samples != NULL;
 	bool compared = present && c->verdict != VERDICT_BASE &&
@@ -59,6 +74,7 @@ static void csv_cell(struct strbuf *out, const struct metric_cell *c)
 	csv_number(out, c->test.df, tested);
 	csv_number(out, c->test.p, tested);
 	csv_number(out, c->q, tested);
+	csv_interval(out, c, key, tested);
 	csv_field(out, verdict_name(c->verdict));
 	csv_field(out, c->rule ? c->rule : "");
 	for (size_t i = 0; present && i < c->sum.n; i++)
@@ -82,7 +98,7 @@ void render_csv(const struct comparison *const *cmps, size_t n,
 				csv_field(out, row->name);
 				csv_field(out, row->key ? "1" : "0");
 				csv_field(out, cmp->variants[v].label);
-				csv_cell(out, &row->cells[v]);
+				csv_cell(out, &row->cells[v], row->key);
 			}
 		}
 	}

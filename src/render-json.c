@@ -100,7 +100,36 @@ static void json_cell_test(json_t *c, const struct metric_cell *cell)
 	json_object_set_new(c, "q", tested ? number(cell->q) : json_null());
 }
 
-static json_t *json_cell(const struct metric_cell *cell, const char *label)
+/*
+ * A workload result's interval and the runs that would decide it: null for
+ * monitor metrics and cells never tested; an unbounded interval has null
+ * ends.
+ */
+static void json_cell_interval(json_t *c, const struct metric_cell *cell,
+			       const struct compare_options *opt, bool key)
+{
+	const struct change_interval *ci = &cell->ci;
+	bool tested = key && cell->verdict != VERDICT_BASE &&
+		      cell->verdict != VERDICT_ABSENT &&
+		      cell->verdict != VERDICT_FEW_RUNS &&
+		      cell->verdict != VERDICT_NOT_FINITE;
+	bool estimated = key && (tested || cell->verdict == VERDICT_FEW_RUNS) &&
+			 cell->runs_needed;
+
+	json_object_set_new(c, "interval", !tested ? json_null() : json_pack(
+		"{s:i, s:s, s:o, s:o, s:o}",
+		"level", COMPARE_INTERVAL_LEVEL,
+		"method", opt->test == SIG_MWU ? "hodges-lehmann" : "fieller",
+		"estimate", number(ci->estimate),
+		"low", ci->bounded ? number(ci->low) : json_null(),
+		"high", ci->bounded ? number(ci->high) : json_null()));
+	json_object_set_new(c, "runs_needed", estimated ?
+			    json_integer((json_int_t)cell->runs_needed) :
+			    json_null());
+}
+
+static json_t *json_cell(const struct metric_cell *cell, const char *label,
+			 const struct compare_options *opt, bool key)
 {
 	const struct sample_summary *s = &cell->sum;
 	bool present = cell->samples != NULL;
@@ -116,32 +145,36 @@ static json_t *json_cell(const struct metric_cell *cell, const char *label)
 	json_object_set_new(c, "min", present ? number(s->min) : json_null());
 	json_object_set_new(c, "max", present ? number(s->max) : json_null());
 	json_cell_test(c, cell);
+	json_cell_interval(c, cell, opt, key);
 	json_object_set_new(c, "verdict", json_string(verdict_name(cell->verdict)));
 	json_object_set_new(c, "rule", string_or_null(cell->rule));
 	return c;
 }
 
 static json_t *json_row(const struct comparison *cmp,
-			const struct metric_row *row)
+			const struct metric_row *row,
+			const struct compare_options *opt)
 {
 	json_t *cells = json_array();
 
 	for (size_t v = 0; v < cmp->nvariants; v++)
 		json_array_append_new(cells, json_cell(&row->cells[v],
-						       cmp->variants[v].label));
+						       cmp->variants[v].label,
+						       opt, row->key));
 	return json_pack("{s:o, s:b, s:i, s:o}", "name", text(row->name),
 			 "key", row->key, "better", row->better,
 			 "variants", cells);
 }
 
-static json_t *json_group(const struct comparison *cmp)
+static json_t *json_group(const struct comparison *cmp,
+			  const struct compare_options *opt)
 {
 	json_t *variants = json_array(), *metrics = json_array();
 
 	for (size_t v = 0; v < cmp->nvariants; v++)
 		json_array_append_new(variants, json_variant(&cmp->variants[v]));
 	for (size_t r = 0; r < cmp->nrows; r++)
-		json_array_append_new(metrics, json_row(cmp, &cmp->rows[r]));
+		json_array_append_new(metrics, json_row(cmp, &cmp->rows[r], opt));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", text(cmp->name ? cmp->name : ""),
 			 "testcase", string_or_null(cmp->testcase),
@@ -158,7 +191,7 @@ void render_json(const struct comparison *const *cmps, size_t n,
 	char *text;
 
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(groups, json_group(cmps[i]));
+		json_array_append_new(groups, json_group(cmps[i], opt));
 	root = json_pack("{s:s, s:f, s:f, s:o}", "test", sig_test_names[opt->test],
 			 "fdr", opt->fdr, "min_change", opt->min_change,
 			 "groups", groups);

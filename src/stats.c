@@ -225,11 +225,10 @@ static double rank_sum_a(const double *a, size_t na, const double *b,
  */
 #define MWU_EXACT_MAX 40
 
-static double mwu_exact_sf(size_t m, size_t n, size_t u)
+static double *mwu_exact_counts(size_t m, size_t n)
 {
 	size_t len = m * n + 1;
 	double *count = xcalloc(len, sizeof(*count));
-	double tail = 0, total = 0;
 
 	count[0] = 1;
 	for (size_t i = 1; i <= m; i++) {
@@ -240,6 +239,15 @@ static double mwu_exact_sf(size_t m, size_t n, size_t u)
 		for (size_t k = down; k < len; k++)
 			count[k] += count[k - down];
 	}
+	return count;
+}
+
+static double mwu_exact_sf(size_t m, size_t n, size_t u)
+{
+	size_t len = m * n + 1;
+	double *count = mwu_exact_counts(m, n);
+	double tail = 0, total = 0;
+
 	for (size_t k = 0; k < len; k++) {
 		total += count[k];
 		if (k >= u)
@@ -378,4 +386,282 @@ void bh_adjust(const double *p, size_t n, double *q)
 		q[i] = running;
 	}
 	free(order);
+}
+
+/*
+ * Intervals of the change.
+ *
+ * Why Fieller's interval of the ratio of means: the change a table shows is
+ * mean(b) / mean(a) - 1, and Fieller's is the interval of exactly that
+ * ratio for normal samples -- the set of ratios rho that Welch's t-test
+ * would not reject for the difference mean(b) - rho * mean(a).  So at
+ * rho = 1 it is Welch's test itself (the interval excludes 0% when the
+ * test is significant at the same level, up to the degrees of freedom), it
+ * needs no positive means (a log-ratio interval does), and when the base's
+ * mean is itself indistinguishable from 0 it says so by being unbounded,
+ * where the delta method would print a finite interval that means nothing.
+ * The degrees of freedom are Welch-Satterthwaite's at the estimated ratio
+ * (the "Fieller-Welch" interval of Tamhane and Logan, 2004).
+ */
+static void interval_unbounded(struct change_interval *out)
+{
+	out->low = -INFINITY;
+	out->high = INFINITY;
+	out->bounded = false;
+}
+
+/* Percent of the base's magnitude from the ratio rho = b / a. */
+static double ratio_to_change(double rho, double base)
+{
+	return base > 0 ? 100 * (rho - 1) : 100 * (1 - rho);
+}
+
+static void sample_moments(const double *x, size_t n, double *mean,
+			   double *var_of_mean)
+{
+	*mean = gsl_stats_mean(x, 1, n);
+	*var_of_mean = gsl_stats_variance_m(x, 1, n, *mean) / (double)n;
+}
+
+/* Welch-Satterthwaite from the two variances, as fractions of their sum. */
+static double satterthwaite(double va, size_t na, double vb, size_t nb)
+{
+	double sum = va + vb, fa = va / sum, fb = vb / sum;
+
+	return 1 / (fa * fa / (double)(na - 1) + fb * fb / (double)(nb - 1));
+}
+
+static double t_critical(double miss, double df)
+{
+	return isinf(df) ? gsl_cdf_ugaussian_Qinv(miss / 2)
+			 : gsl_cdf_tdist_Qinv(miss / 2, df);
+}
+
+/*
+ * Welch-Satterthwaite's degrees of freedom for the variances va and vb of
+ * the means, or Hsu's conservative min(na, nb) - 1.
+ */
+static double interval_df(double va, size_t na, double vb, size_t nb,
+			  bool hsu_df)
+{
+	if (!(va + vb > 0))
+		return INFINITY;
+	if (hsu_df)
+		return (double)(na < nb ? na : nb) - 1;
+	return satterthwaite(va, na, vb, nb);
+}
+
+static void difference_interval(double ma, double va, size_t na, double mb,
+				double vb, size_t nb, double miss, bool hsu_df,
+				struct change_interval *out)
+{
+	double half;
+
+	out->estimate = mb - ma;
+	out->df = interval_df(va, na, vb, nb, hsu_df);
+	out->critical = t_critical(miss, out->df);
+	half = out->critical * sqrt(va + vb);
+	out->low = out->estimate - half;
+	out->high = out->estimate + half;
+	out->bounded = true;
+}
+
+/*
+ * With r = mb / ma and the variances of the means relative to ma^2,
+ * ga = va / ma^2 and gb = vb / ma^2, the ratios rho with
+ * (mb - rho ma)^2 <= t^2 (vb + rho^2 va) are those between
+ *	(r -+ t sqrt(gb (1 - t^2 ga) + ga r^2)) / (1 - t^2 ga),
+ * an interval when 1 - t^2 ga > 0, that is when the base's mean differs
+ * from 0 at this level; otherwise the set is unbounded.
+ */
+static void ratio_interval(double ma, double va, size_t na, double mb,
+			   double vb, size_t nb, double miss, bool hsu_df,
+			   struct change_interval *out)
+{
+	double r = mb / ma, ga = va / (ma * ma), gb = vb / (ma * ma);
+	double t, a, root, lo, hi;
+
+	out->estimate = ratio_to_change(r, ma);
+	out->df = interval_df(r * r * ga, na, gb, nb, hsu_df);
+	out->critical = t = t_critical(miss, out->df);
+	a = 1 - t * t * ga;
+	if (!(a > 0) || !isfinite(r)) {
+		interval_unbounded(out);
+		return;
+	}
+	root = t * sqrt(gb * a + ga * r * r);
+	lo = ratio_to_change((r - root) / a, ma);
+	hi = ratio_to_change((r + root) / a, ma);
+	out->low = fmin(lo, hi);
+	out->high = fmax(lo, hi);
+	out->bounded = isfinite(out->low) && isfinite(out->high);
+	if (!out->bounded)
+		interval_unbounded(out);
+}
+
+int fieller_interval(const double *a, size_t na, const double *b, size_t nb,
+		     double miss, bool points, bool hsu_df,
+		     struct change_interval *out)
+{
+	double ma, va, mb, vb;
+
+	memset(out, 0, sizeof(*out));
+	if (na < 2 || nb < 2) {
+		interval_unbounded(out);
+		return -1;
+	}
+	sample_moments(a, na, &ma, &va);
+	sample_moments(b, nb, &mb, &vb);
+	if (points)
+		difference_interval(ma, va, na, mb, vb, nb, miss, hsu_df, out);
+	else if (ma == 0 && mb == 0 && va == 0 && vb == 0) {
+		out->bounded = true;	/* 0 in every run of both: no change */
+		out->df = INFINITY;
+	} else if (ma == 0) {
+		out->estimate = mb == 0 ? 0 : NAN;
+		interval_unbounded(out);
+	} else
+		ratio_interval(ma, va, na, mb, vb, nb, miss, hsu_df, out);
+	return 0;
+}
+
+/*
+ * Moses' rank C: the largest c with P(U <= c - 1) <= miss / 2 under the
+ * null hypothesis, so that the differences ranked c and na*nb + 1 - c
+ * bound an interval of confidence at least 1 - miss.  0 when even the
+ * extreme differences do not (3 runs against 3 at 95%).
+ */
+static size_t moses_rank(size_t na, size_t nb, bool ties, double miss)
+{
+	size_t len = na * nb + 1, c = 0;
+	double mn = (double)na * (double)nb, z, approx;
+
+	if (!ties && na + nb <= MWU_EXACT_MAX) {
+		double *count = mwu_exact_counts(na, nb), total = 0, below = 0;
+
+		for (size_t k = 0; k < len; k++)
+			total += count[k];
+		/* P(U <= c) = below / total, adding count[c] as c grows */
+		while (c < len && (below + count[c]) / total <= miss / 2)
+			below += count[c++];
+		free(count);
+		return c;
+	}
+	z = gsl_cdf_ugaussian_Qinv(miss / 2);
+	approx = floor(mn / 2 - z * sqrt(mn * (double)(na + nb + 1) / 12));
+	return approx > 0 ? (size_t)approx : 0;
+}
+
+static bool has_ties(const double *a, size_t na, const double *b, size_t nb)
+{
+	double tie_term;
+
+	rank_sum_a(a, na, b, nb, &tie_term);
+	return tie_term != 0;
+}
+
+static double median_of(const double *x, size_t n)
+{
+	double stack_buf[STACK_SAMPLES];
+	double *sorted = sorted_copy(x, n, stack_buf);
+	double median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+
+	free_copy(sorted, stack_buf);
+	return median;
+}
+
+int hodges_lehmann_interval(const double *a, size_t na, const double *b,
+			    size_t nb, double miss, bool points,
+			    struct change_interval *out)
+{
+	size_t n = na * nb, c;
+	double *diff, scale = 1;
+
+	memset(out, 0, sizeof(*out));
+	interval_unbounded(out);
+	if (!na || !nb)
+		return -1;
+	if (!points) {
+		double median = median_of(a, na);
+
+		scale = median != 0 ? 100 / fabs(median) : NAN;
+	}
+	diff = xmalloc(n * sizeof(*diff));
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			diff[i * nb + j] = b[j] - a[i];
+	gsl_sort(diff, 1, n);
+	out->estimate = gsl_stats_median_from_sorted_data(diff, 1, n) * scale;
+	if (isnan(scale) && out->estimate == 0)
+		out->estimate = NAN;
+	c = moses_rank(na, nb, has_ties(a, na, b, nb), miss);
+	out->critical = (double)c;
+	if (c && isfinite(scale)) {
+		out->low = diff[c - 1] * scale;
+		out->high = diff[n - c] * scale;
+		out->bounded = isfinite(out->low) && isfinite(out->high);
+		if (!out->bounded)
+			interval_unbounded(out);
+	}
+	free(diff);
+	return 0;
+}
+
+/*
+ * Runs per sample: the smallest n at which t(0.975, 2n - 2) * se(n) falls
+ * below the half-width wanted, se(n) = sigma / sqrt(n), sigma the standard
+ * error of the change with one run per sample.
+ */
+static size_t runs_for_half_width(double sigma, double half)
+{
+	double z = gsl_cdf_ugaussian_Qinv(0.025);
+	double start = floor((z * sigma / half) * (z * sigma / half));
+	size_t n;
+
+	if (!(start <= RUNS_NEEDED_MAX))
+		return RUNS_NEEDED_MAX + 1;
+	n = start > 2 ? (size_t)start : 2;
+	while (n <= RUNS_NEEDED_MAX &&
+	       !(gsl_cdf_tdist_Qinv(0.025, 2.0 * (double)n - 2) * sigma /
+			 sqrt((double)n) <
+		 half))
+		n++;
+	return n;
+}
+
+size_t runs_to_decide(const double *a, size_t na, const double *b, size_t nb,
+		      double change, double min_change, bool points,
+		      enum sig_test test)
+{
+	double ma = na ? gsl_stats_mean(a, 1, na) : 0;
+	double mb = nb ? gsl_stats_mean(b, 1, nb) : 0;
+	double va = na >= 2 ? gsl_stats_variance_m(a, 1, na, ma) : NAN;
+	double vb = nb >= 2 ? gsl_stats_variance_m(b, 1, nb, mb) : NAN;
+	double half, sigma;
+	size_t n;
+
+	if (isnan(va))
+		va = vb;
+	if (isnan(vb))
+		vb = va;
+	if (isnan(va) || !isfinite(change))
+		return 0;
+	/* the ratio's delta-method variance, relative to the base's mean */
+	if (points)
+		sigma = sqrt(va + vb);
+	else if (ma != 0)
+		sigma = 100 * sqrt(vb + (mb / ma) * (mb / ma) * va) / fabs(ma);
+	else
+		return 0;
+	half = fabs(change) >= min_change ? fabs(change)
+					  : min_change - fabs(change);
+	if (!(half > 0) || !isfinite(sigma))
+		return 0;
+	n = sigma > 0 ? runs_for_half_width(sigma, half) : 2;
+	if (test == SIG_MWU && n <= RUNS_NEEDED_MAX) {
+		n = (size_t)ceil((double)n * M_PI / 3);
+		if (n < 4)
+			n = 4;
+	}
+	return n > RUNS_NEEDED_MAX ? RUNS_NEEDED_MAX + 1 : n;
 }

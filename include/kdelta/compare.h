@@ -25,19 +25,24 @@ struct variant {
 };
 
 enum verdict {
-	VERDICT_SAME,		/* tested: no significant change */
+	VERDICT_SAME,		/* a workload result: shown equivalent, its
+				 * interval inside +-min_change; a monitor
+				 * metric: no significant change */
 	VERDICT_CHANGED,	/* significant and large enough */
-	VERDICT_SMALL,		/* significant, below the minimum effect/floor */
+	VERDICT_SMALL,		/* a monitor metric: significant, below its
+				 * floor */
 	VERDICT_FEW_RUNS,	/* fewer than 3 runs: not decided */
 	VERDICT_ABSENT,		/* metric missing in this variant or the base */
 	VERDICT_BASE,		/* variant 0 */
 	VERDICT_NOT_FINITE,	/* a mean, spread, change or p-value beyond
 				 * double precision: not decided */
+	VERDICT_INCONCLUSIVE,	/* a workload result neither changed nor
+				 * shown the same: more runs would tell */
 };
 
 /*
- * "same", "changed", "small", "few-runs", "absent", "base", "not-finite":
- * JSON and CSV.
+ * "same", "changed", "small", "few-runs", "absent", "base", "not-finite",
+ * "inconclusive": JSON and CSV.
  */
 const char *verdict_name(enum verdict verdict);
 
@@ -58,6 +63,14 @@ struct metric_cell {
 				 * not freed with the cell */
 	struct test_result test;
 	double q;		/* BH-corrected p within the metric's family */
+	/*
+	 * Workload results, once tested: the 95% interval of the change
+	 * (Fieller's; Hodges-Lehmann's with --test mwu), and the runs per
+	 * variant that would decide it at the noise observed (0: no
+	 * estimate; see runs_to_decide()), also with too few runs.
+	 */
+	struct change_interval ci;
+	size_t runs_needed;
 	enum verdict verdict;
 	const char *rule;	/* the rule that decided, for --explain */
 };
@@ -99,6 +112,9 @@ struct comparison {
 	double **sample_blocks;
 	size_t nsample_blocks;
 };
+
+/* The confidence of a workload result's interval, in percent. */
+#define COMPARE_INTERVAL_LEVEL 95
 
 struct compare_options {
 	enum sig_test test;

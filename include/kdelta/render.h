@@ -96,6 +96,23 @@ void add_right(struct strbuf *out, const char *text, size_t width);
 void add_left(struct strbuf *out, const char *text, size_t width);
 
 /*
+ * A workload result's verdict in words (src/render-verdict.c), for every
+ * text output: "-3.1% (95% CI -9.0% … +2.8%): inconclusive, about 14 runs
+ * per side would decide ±1%".  The change and its interval are in percent
+ * (points for metrics that are percentages); "changed" says the direction
+ * ("changed, worse"); "not enough runs" and the other undecided verdicts
+ * say why.
+ */
+void add_key_verdict(struct strbuf *out, const struct metric_row *row,
+		     const struct metric_cell *cell,
+		     const struct compare_options *opt);
+/* "95% CI -9.0% … +2.8%", or "95% CI unbounded". */
+void add_interval(struct strbuf *out, const struct metric_cell *cell);
+/* "about 14 runs per side would decide ±1%", or nothing without one. */
+void add_runs_needed(struct strbuf *out, const struct metric_cell *cell,
+		     const struct compare_options *opt);
+
+/*
  * The group's name as LKP writes it under testcase/testparams/testbox:
  * cmp->name, or when that is not set "<testcase>/<parameter values joined
  * by '-'>/<host>".  Caller frees.

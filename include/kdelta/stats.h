@@ -93,4 +93,63 @@ bool lkp_intervals_apart(const struct lkp_summary *base,
  */
 void bh_adjust(const double *p, size_t n, double *q);
 
+/*
+ * The change of sample b against the base a, with a confidence interval:
+ * in percent of the base's magnitude (a rise positive even for a negative
+ * base), or in points for metrics that are percentages already.
+ */
+struct change_interval {
+	double estimate;	/* the change the interval is centred on */
+	double low, high;	/* -INFINITY and INFINITY when unbounded */
+	double df;		/* Fieller's degrees of freedom; 0 for
+				 * Hodges-Lehmann, INFINITY when both samples
+				 * are constant */
+	double critical;	/* the quantile used: t, or U's rank */
+	bool bounded;		/* false: the data bound no interval (a base
+				 * mean indistinguishable from 0, too few runs
+				 * for this level) */
+};
+
+/*
+ * Fieller's interval of the ratio of the means, mean(b) / mean(a), with
+ * Welch-Satterthwaite's degrees of freedom at the estimated ratio, as a
+ * change in percent; or, with points, Welch's interval of the difference.
+ * miss is the two-sided probability of missing the true change (0.05 for
+ * a 95% interval).  hsu_df takes Hsu's conservative degrees of freedom,
+ * min(na, nb) - 1, instead (sequential.c says why).  Needs na, nb >= 2
+ * (returns -1 otherwise).
+ */
+int fieller_interval(const double *a, size_t na, const double *b, size_t nb,
+		     double miss, bool points, bool hsu_df,
+		     struct change_interval *out);
+/*
+ * The interval that goes with Mann-Whitney's test: Hodges-Lehmann's shift
+ * (the median of the differences b[j] - a[i]) and Moses' distribution-free
+ * interval (the differences ranked C and na*nb + 1 - C, C from U's exact
+ * null distribution without ties and na + nb <= 40, else from its normal
+ * approximation), in percent of the base's median, or in points.  Needs
+ * na, nb >= 1.
+ */
+int hodges_lehmann_interval(const double *a, size_t na, const double *b,
+			    size_t nb, double miss, bool points,
+			    struct change_interval *out);
+
+/*
+ * The runs per sample at which a change like the one observed would be
+ * decided with a 95% interval at the noise observed: an interval clear of 0
+ * for a change of at least min_change, inside +-min_change for a smaller
+ * one (so the interval's half-width must fall below |change|, or below
+ * min_change - |change|).  From the samples' standard deviations (one
+ * sample's when the other has fewer than 2 values), by the normal theory
+ * of Welch's interval; for SIG_MWU times pi/3, the rank test's efficiency
+ * on normal data, and at least 4, the fewest runs whose exact U gives a 95%
+ * interval.  change and min_change in percent (or points).  0 when there
+ * is no estimate (no spread known, or a change of exactly 0 to be shown
+ * nonzero); RUNS_NEEDED_MAX + 1 when more would be needed.
+ */
+#define RUNS_NEEDED_MAX 10000
+size_t runs_to_decide(const double *a, size_t na, const double *b, size_t nb,
+		      double change, double min_change, bool points,
+		      enum sig_test test);
+
 #endif

@@ -212,9 +212,12 @@ static void test_effect_floors(void)
 	compare_decide(cmp, &welch_options);
 	row = find_row(cmp, "w.ops_per_sec");
 	CHECK(row->cells[1].q < 0.05);
-	CHECK(row->cells[1].verdict == VERDICT_SMALL);
+	/* significant, but shown inside +-1%: the same */
+	CHECK(row->cells[1].verdict == VERDICT_SAME);
 	CHECK_STR(row->cells[1].rule,
-		  "workload result: a change of at least --min-change");
+		  "workload result: the 95% interval of the change lies inside +-(--min-change): the same (two one-sided tests)");
+	CHECK(row->cells[1].ci.bounded && row->cells[1].ci.low > 0.4 &&
+	      row->cells[1].ci.high < 0.6);
 	CHECK(row->better == 1);
 	row = find_row(cmp, "proc-vmstat.pgmajfault");
 	CHECK(row->cells[1].verdict == VERDICT_SMALL);
@@ -246,14 +249,16 @@ static void test_options(void)
 		CHECK(cmp->rows[r].cells[1].q == cmp->rows[r].cells[1].test.p);
 	row = find_row(cmp, "w.slightly");
 	CHECK(row->cells[1].test.p > 0.05);
+	CHECK(row->cells[1].verdict == VERDICT_INCONCLUSIVE);
 	CHECK_STR(row->cells[1].rule,
-		  "not significant: p-value not below 0.05 (--fdr 0, uncorrected)");
+		  "workload result: not significant (p-value not below 0.05, --fdr 0), and the 95% interval of the change reaches beyond +-(--min-change): inconclusive");
 	opt.test = SIG_LKP;
 	compare_decide(cmp, &opt);
 	row = find_row(cmp, "w.slightly");
 	CHECK(row->cells[1].test.p == 1 && row->cells[1].q == 1);
+	CHECK(row->cells[1].verdict == VERDICT_INCONCLUSIVE);
 	CHECK_STR(row->cells[1].rule,
-		  "not significant: the runs' intervals overlap (lkp-tests)");
+		  "workload result: not changed by lkp-tests' rule, and the 95% interval of the change reaches beyond +-(--min-change): inconclusive");
 	row = find_row(cmp, "w.clearly");
 	CHECK(row->cells[1].test.p == 0 && row->cells[1].q == 0);
 	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
@@ -266,6 +271,109 @@ static void test_options(void)
 	CHECK_NEAR(row->cells[1].q, 2.0 / 252 * 2, 1e-12);
 	CHECK(row->cells[1].verdict == VERDICT_CHANGED);
 	CHECK(no_nan(cmp));
+	comparison_free(cmp);
+}
+
+/*
+ * Workload results: changed, same (the interval inside +-min_change) or
+ * inconclusive, with the interval and the runs that would decide.
+ */
+static void test_three_verdicts(void)
+{
+	/* 5 runs at about 0.1% noise */
+	const double base[] = { 1000, 1001, 999, 1000.5, 999.5 };
+	const double same[] = { 1000.2, 1001.1, 999.3, 1000.4, 999.9 };
+	const double down[] = { 950, 951, 949, 950.5, 949.5 };
+	/* 4% noise, -3% */
+	const double wide0[] = { 100, 104, 96, 101, 99, 106, 94 };
+	const double wide1[] = { 97, 101, 93, 98, 96, 103, 91 };
+	/* significant +0.8% at 0.3% noise: the interval reaches past 1% */
+	const double near0[] = { 100, 100.3, 99.7, 100.1, 99.9 };
+	const double near1[] = { 100.8, 101.2, 100.4, 100.9, 100.7 };
+	const double two[] = { 1000, 1010 };
+	struct comparison *cmp = comparison_new(2, 5);
+	const struct metric_row *row;
+	const struct metric_cell *c;
+
+	set_row(cmp, 0, "w.same", true, base, 5, same, 5);
+	set_row(cmp, 1, "w.down", true, base, 5, down, 5);
+	set_row(cmp, 2, "w.wide", true, wide0, 7, wide1, 7);
+	set_row(cmp, 3, "w.near", true, near0, 5, near1, 5);
+	set_row(cmp, 4, "w.two_runs", true, two, 2, base, 5);
+	compare_decide(cmp, &welch_options);
+	c = &find_row(cmp, "w.same")->cells[1];
+	CHECK(c->verdict == VERDICT_SAME && c->ci.bounded);
+	CHECK(c->ci.low > -1 && c->ci.high < 1 && c->ci.low < c->change &&
+	      c->change < c->ci.high);
+	CHECK(c->runs_needed > 0 && c->runs_needed <= 5);
+	CHECK_STR(verdict_name(c->verdict), "same");
+	c = &find_row(cmp, "w.down")->cells[1];
+	CHECK(c->verdict == VERDICT_CHANGED && c->ci.high < 0);
+	CHECK_NEAR(c->change, -5, 1e-12);
+	c = &find_row(cmp, "w.wide")->cells[1];
+	CHECK(c->verdict == VERDICT_INCONCLUSIVE);
+	CHECK_STR(verdict_name(c->verdict), "inconclusive");
+	CHECK(c->ci.low < -3 && c->ci.high > 0);
+	/*
+	 * 4.2% noise per side, 5.9% for the change with one run each: the
+	 * half-width falls below |change| = 3% at about (2 5.9 / 3)^2 = 16
+	 */
+	CHECK(c->runs_needed >= 14 && c->runs_needed <= 18);
+	c = &find_row(cmp, "w.near")->cells[1];
+	CHECK(c->q < 0.05 && c->verdict == VERDICT_INCONCLUSIVE);
+	CHECK_STR(c->rule,
+		  "workload result: significant but smaller than --min-change, and the 95% interval of the change reaches beyond +-(--min-change): inconclusive");
+	CHECK(c->ci.high > 1 && c->ci.low > 0);
+	c = &find_row(cmp, "w.two_runs")->cells[1];
+	CHECK(c->verdict == VERDICT_FEW_RUNS && c->runs_needed >= 2);
+	CHECK(!c->ci.bounded);
+
+	/*
+	 * "same" is not corrected for the other results: the interval and
+	 * the verdict are those of the uncorrected comparison.
+	 */
+	{
+		struct compare_options opt = welch_options;
+		struct change_interval corrected =
+			find_row(cmp, "w.same")->cells[1].ci;
+
+		opt.fdr = 0;
+		compare_decide(cmp, &opt);
+		c = &find_row(cmp, "w.same")->cells[1];
+		CHECK(c->verdict == VERDICT_SAME);
+		CHECK(c->ci.low == corrected.low && c->ci.high == corrected.high);
+	}
+
+	/* --test mwu: Hodges-Lehmann's interval, 5 runs against 5 */
+	{
+		struct compare_options opt = welch_options;
+
+		opt.test = SIG_MWU;
+		compare_decide(cmp, &opt);
+		row = find_row(cmp, "w.down");
+		c = &row->cells[1];
+		CHECK(c->verdict == VERDICT_CHANGED && c->ci.bounded);
+		CHECK_NEAR(c->ci.estimate, -5, 1e-12);
+		c = &find_row(cmp, "w.same")->cells[1];
+		CHECK(c->verdict == VERDICT_SAME || c->verdict == VERDICT_INCONCLUSIVE);
+		CHECK(c->ci.critical == 3);	/* P(U <= 2) = 4/252 */
+	}
+	/* 3 runs with --test mwu: no 95% interval, never "same" */
+	{
+		const double c3[] = { 7, 7, 7 };
+		struct comparison *small = comparison_new(2, 1);
+		struct compare_options opt = welch_options;
+
+		opt.test = SIG_MWU;
+		set_row(small, 0, "w.constant", true, c3, 3, c3, 3);
+		compare_decide(small, &opt);
+		CHECK(small->rows[0].cells[1].verdict == VERDICT_INCONCLUSIVE);
+		CHECK(small->rows[0].cells[1].runs_needed == 4);
+		opt.test = SIG_WELCH;
+		compare_decide(small, &opt);
+		CHECK(small->rows[0].cells[1].verdict == VERDICT_SAME);
+		comparison_free(small);
+	}
 	comparison_free(cmp);
 }
 
@@ -294,9 +402,12 @@ static void test_order(void)
 	compare_decide(cmp, &welch_options);
 	for (size_t r = 0; r < 7; r++)
 		CHECK_STR(cmp->rows[r].name, want[r]);
-	CHECK(cmp->rows[0].cells[1].verdict == VERDICT_SAME);
+	/* 3 runs at 1% noise cannot show a workload result within 1% */
+	CHECK(cmp->rows[0].cells[1].verdict == VERDICT_INCONCLUSIVE);
 	CHECK(cmp->rows[0].cells[2].verdict == VERDICT_CHANGED);
-	CHECK(cmp->rows[2].cells[1].verdict == VERDICT_SAME);
+	CHECK(cmp->rows[2].cells[1].verdict == VERDICT_INCONCLUSIVE);
+	/* a monitor metric's "same" is "not significant" */
+	CHECK(cmp->rows[6].cells[1].verdict == VERDICT_SAME);
 	CHECK(cmp->rows[5].cells[1].verdict == VERDICT_CHANGED);
 	comparison_free(cmp);
 }
@@ -336,6 +447,7 @@ int main(void)
 	test_not_finite();
 	test_effect_floors();
 	test_options();
+	test_three_verdicts();
 	test_order();
 	test_direction();
 	return check_done();
