@@ -11,11 +11,19 @@
 #  3. perf-profile's overhead (off by default): the job with perf-profile
 #     alone vs "monitors: {}"; 6 pairs; % slower, and the profile's raw
 #     bytes per minute.  Needs perf (Debian's linux-perf) and root.
+#  4. with --each, after those: each monitor that is on by default, alone,
+#     vs "monitors: {}"; 4 pairs of 5 s each; % slower (which one costs,
+#     should 2. be above its goal).
 #
-# usage: bench/run.sh [BUILD_DIR]   (default: build; run as root for the
-# monitors root alone may read, such as slabinfo)
+# usage: bench/run.sh [--each] [BUILD_DIR]   (default: build; run as root
+# for the monitors root alone may read, such as slabinfo, and for perf)
 set -u
 cd "$(dirname "$0")/.." || exit 2
+each=
+if [ "${1:-}" = --each ]; then
+	each=1
+	shift
+fi
 build=$(realpath "${1:-build}")
 kdelta=$build/kdelta
 bare=$build/bench/bare-creat-clo
@@ -104,18 +112,17 @@ PY
 echo "3. perf-profile overhead: perf-profile alone vs none, 6 pairs of 10 s"
 if ! command -v perf >/dev/null || [ "$(id -u)" != 0 ]; then
 	echo "   skipped: needs perf (apt-get install linux-perf) and root"
-	exit 0
-fi
-job prof 10s 'monitors: {perf-profile: {}}'
-on=() off=()
-for i in $(seq 6); do
-	on+=("$(kdelta_ops prof p)")
-	off+=("$(kdelta_ops nomon n)")
-	printf '   pair %2d: perf-profile %12.0f ops/s   none %12.0f ops/s\n' "$i" \
-		"${on[-1]}" "${off[-1]}"
-done
-raw=$(cat "$B"/r/prof/*/*/p/*/perf-profile.gz | wc -c)
-python3 - "${on[*]}" "${off[*]}" "$raw" <<'PY'
+else
+	job prof 10s 'monitors: {perf-profile: {}}'
+	on=() off=()
+	for i in $(seq 6); do
+		on+=("$(kdelta_ops prof p)")
+		off+=("$(kdelta_ops nomon n)")
+		printf '   pair %2d: perf-profile %12.0f ops/s   none %12.0f ops/s\n' "$i" \
+			"${on[-1]}" "${off[-1]}"
+	done
+	raw=$(cat "$B"/r/prof/*/*/p/*/perf-profile.gz | wc -c)
+	python3 - "${on[*]}" "${off[*]}" "$raw" <<'PY'
 import statistics as s, sys
 on = [float(x) for x in sys.argv[1].split()]
 off = [float(x) for x in sys.argv[2].split()]
@@ -127,3 +134,28 @@ print(f"   with perf-profile {slower:+.2f}% slower than without (off by default)
 print(f"   perf report text stored: {raw} bytes for {len(on)} runs of 10 s = "
       f"{raw / (10 * len(on)) * 60 / 1024:.0f} KiB per minute of profile")
 PY
+fi
+
+[ -n "$each" ] || exit 0
+echo "4. each monitor that is on by default, alone vs none, 4 pairs of 5 s"
+# The default monitors: those a job gets beside LKP's perf-profile key.
+printf 'perf-profile: {}\naim9: {test: creat-clo}\n' >"$B/defaults.yaml"
+defaults=$("$kdelta" split --print "$B/defaults.yaml" |
+	sed -n 's/^    monitors\.\([^.:]*\)[.:].*/\1/p' | uniq | grep -vx perf-profile)
+job nomon5 5s 'monitors: {}'
+for m in $defaults; do
+	job "one-$m" 5s "monitors: [$m]"
+	on=() off=()
+	for i in $(seq 4); do
+		on+=("$(kdelta_ops "one-$m" o)")
+		off+=("$(kdelta_ops nomon5 n5)")
+	done
+	python3 - "$m" "${on[*]}" "${off[*]}" <<'PY'
+import statistics as s, sys
+on = [float(x) for x in sys.argv[2].split()]
+off = [float(x) for x in sys.argv[3].split()]
+pairs = sorted(100 * (1 - a / b) for a, b in zip(on, off))
+print(f"   {sys.argv[1]:14} {100 * (1 - s.mean(on) / s.mean(off)):+6.2f}% slower; "
+      f"per pair: median {s.median(pairs):+.2f}%, range {pairs[0]:+.2f}%..{pairs[-1]:+.2f}%")
+PY
+done
