@@ -89,6 +89,20 @@ printf 'disk_cp: {load: 2}\n' >top-test.yaml
 expect_error 2 "kdelta: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}'?" \
 	split top-test.yaml
 
+# LKP's top-level monitor key: the monitors that are on by default, and
+# perf-profile (opt-in) with LKP's delay; not in the job's name.
+printf 'perf-profile:\n  delay: 15\naim9: {test: creat-clo}\n' >profile.yaml
+split profile.yaml >profile.out 2>&1 || fail "perf-profile: $(cat profile.out)"
+[ "$(head -1 profile.out)" = creat-clo ] || fail "perf-profile named: $(head -1 profile.out)"
+for line in monitors.perf-profile.delay:\ 15 monitors.proc-vmstat.interval:\ 1s \
+	monitors.time:\ {}; do
+	grep -qxF "    $line" profile.out || fail "no '$line' in: $(cat profile.out)"
+done
+printf 'perf-profile: {}\nmonitors: [time]\naim9: {test: creat-clo}\n' >named.yaml
+split named.yaml >named.out 2>&1 || fail "perf-profile and monitors: $(cat named.out)"
+[ "$(grep -c '^    monitors\.' named.out)" = 2 ] && grep -q '^    monitors\.perf-profile\.' named.out ||
+	fail "perf-profile beside a monitors key: $(cat named.out)"
+
 # The seed jobs of jobs/ are named like the robot's.
 names "$SRCDIR/jobs/seed-004-aim7.yaml" >seed-004
 grep -qx '1BRD_1G-xfs-disk_rr-3-1s-performance' seed-004 &&
