@@ -7,7 +7,9 @@
 #     10 pairs; the ratio of mean ops/s (goal >= 0.98);
 #  2. monitor overhead: the same creat-clo job with the monitors that are on
 #     by default, at their defaults, vs "monitors: {}"; 6 pairs; % slower
-#     (goal <= 1%); and raw bytes the monitors stored per minute;
+#     (goal <= 1%); and raw bytes the monitors stored per minute; and
+#     their own CPU time (kdelta's and perf's, with the monitors on around
+#     "sleep 10" minus with none; 3 pairs): a figure load disturbs less;
 #  3. perf-profile's overhead (off by default): the job with perf-profile
 #     alone vs "monitors: {}"; 6 pairs; % slower, and the profile's raw
 #     bytes per minute.  Needs perf (Debian's linux-perf) and root.
@@ -107,6 +109,35 @@ print(f"   with monitors {slower:+.2f}% slower than without (goal <= 1%); "
       f"stddev on {100 * s.stdev(on) / s.mean(on):.1f}%, off {100 * s.stdev(off) / s.mean(off):.1f}%")
 print(f"   raw samples stored: {raw} bytes in {secs:.0f} s of workload = "
       f"{raw / secs * 60 / 1024:.0f} KiB per minute of monitoring")
+PY
+
+# cpu_ms NAME COMMIT: CPU time (ms) of one run of kdelta, with its
+# children (perf stat, the workload), as getrusage(RUSAGE_CHILDREN) sees it.
+cpu_ms() {
+	python3 - "$kdelta" "$B" "$1" "$2" <<'PY'
+import resource, subprocess, sys
+kdelta, B, name, commit = sys.argv[1:]
+subprocess.run([kdelta, "run", f"{B}/{name}.yaml", "--commit", commit, "--runs", "1",
+                "--result-root", f"{B}/r", "--work-dir", f"{B}/w"],
+               check=True, stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(round((r.ru_utime + r.ru_stime) * 1000))
+PY
+}
+printf 'testcase: sleep\nexec:\n  argv: [sleep, "10"]\n' >"$B/sleep.yaml"
+printf 'testcase: sleep0\nmonitors: {}\nexec:\n  argv: [sleep, "10"]\n' >"$B/sleep0.yaml"
+on=() off=()
+for i in $(seq 3); do
+	on+=("$(cpu_ms sleep s)") || exit 1
+	off+=("$(cpu_ms sleep0 s0)") || exit 1
+done
+python3 - "${on[*]}" "${off[*]}" <<'PY'
+import statistics as s, sys
+on = [float(x) for x in sys.argv[1].split()]
+off = [float(x) for x in sys.argv[2].split()]
+ms = (s.mean(on) - s.mean(off)) / 10
+print(f"   the monitors' own CPU time: {ms:.1f} ms per second of run = {ms / 10:.2f}% of one CPU "
+      f"(around sleep 10: {s.mean(on):.0f} ms with them, {s.mean(off):.0f} ms without)")
 PY
 
 echo "3. perf-profile overhead: perf-profile alone vs none, 6 pairs of 10 s"
