@@ -287,14 +287,15 @@ static char *choice_of_workload(const struct job_schema *schema,
 	return strbuf_detach(&sb);
 }
 
-/* A key an earlier kdelta took: how to write it now, or NULL. */
-static const char *renamed_to(const struct job_schema *schema, const char *key)
+/* A key an earlier kdelta took, and how to write it now; or NULL. */
+static const struct param_renamed *renamed(const struct job_schema *schema,
+					   const char *key)
 {
 	for (size_t w = 0; schema->workloads && schema->workloads[w]; w++)
 		for (const struct param_renamed *r = schema->workloads[w]->renamed;
 		     r && r->old; r++)
 			if (!strcmp(r->old, key))
-				return r->now;
+				return r;
 	return NULL;
 }
 
@@ -302,16 +303,17 @@ static int unknown_top_key(const struct job_loader *ld,
 			   const struct jnode *root, size_t i)
 {
 	const struct job_schema *schema = ld->schema;
-	const char *now = renamed_to(schema, root->keys[i]);
+	const struct param_renamed *r = renamed(schema, root->keys[i]);
 	char *choice;
 	const char *best;
 	size_t best_distance = 3;
 	int ret;
 
-	if (now)
-		return kd_error(ld->err, "%s:%d:%d: '%s' is now '%s', with the same parameters",
+	if (r)
+		return kd_error(ld->err, "%s:%d:%d: '%s' is now '%s', with the same parameters; write out those left to kdelta 0.1's defaults (%s)",
 				ld->name, root->key_marks[i].line,
-				root->key_marks[i].col, root->keys[i], now);
+				root->key_marks[i].col, r->old, r->now,
+				r->old_defaults);
 	choice = choice_of_workload(schema, root->keys[i]);
 	best = choice;
 

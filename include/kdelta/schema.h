@@ -61,6 +61,11 @@ struct param_spec {
 struct param_renamed {
 	const char *old;	/* "disk_wrt" */
 	const char *now;	/* "aim7: {test: disk_wrt}" */
+	/*
+	 * The earlier defaults that the new spelling does not have, to be
+	 * written out by a file that relied on them: "load: 2, testtime: 1s".
+	 */
+	const char *old_defaults;
 };
 
 /*

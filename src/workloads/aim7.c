@@ -539,12 +539,16 @@ static const struct param_spec aim7_params[] = {
 	{ .name = NULL },
 };
 
-/* kdelta 0.1's disk workloads, with the same parameters. */
+/*
+ * kdelta 0.1's disk workloads, with the same parameters; load had a
+ * default of 2 there, and testtime one of 1s.
+ */
+#define AIM7_OLD_DEFAULTS "load: 2, testtime: 1s"
 static const struct param_renamed aim7_renamed[] = {
-	{ "disk_rd", "aim7: {test: disk_rd}" },
-	{ "disk_rr", "aim7: {test: disk_rr}" },
-	{ "disk_rw", "aim7: {test: disk_rw}" },
-	{ "disk_wrt", "aim7: {test: disk_wrt}" },
+	{ "disk_rd", "aim7: {test: disk_rd}", AIM7_OLD_DEFAULTS },
+	{ "disk_rr", "aim7: {test: disk_rr}", AIM7_OLD_DEFAULTS },
+	{ "disk_rw", "aim7: {test: disk_rw}", AIM7_OLD_DEFAULTS },
+	{ "disk_wrt", "aim7: {test: disk_wrt}", AIM7_OLD_DEFAULTS },
 	{ NULL },
 };
 

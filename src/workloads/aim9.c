@@ -102,9 +102,9 @@ static const struct param_spec aim9_params[] = {
 	{ .name = NULL },
 };
 
-/* kdelta 0.1's creat-clo workload, with the same parameter. */
+/* kdelta 0.1's creat-clo workload, with the same parameter (1s there). */
 static const struct param_renamed aim9_renamed[] = {
-	{ "creat-clo", "aim9: {test: creat-clo}" },
+	{ "creat-clo", "aim9: {test: creat-clo}", "testtime: 1s" },
 	{ NULL },
 };
 

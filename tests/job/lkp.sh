@@ -79,12 +79,26 @@ expect_error 2 "kdelta: gov.yaml:1:19: cpufreq_governor: expected one of perform
 
 # kdelta 0.1's workload sections are aim7's and aim9's tests now; other
 # tests at the top level are most likely meant as such too.
-printf 'fs: xfs\ndisk_wrt:\n  load: 2\n' >old-disk.yaml
-expect_error 2 "kdelta: old-disk.yaml:2:1: 'disk_wrt' is now 'aim7: {test: disk_wrt}', with the same parameters" \
-	split old-disk.yaml
+# kdelta 0.1's defaults that aim7 and aim9 do not share are named, to be
+# written out.  Every 0.1 section, in each form it took: a mapping, empty,
+# a list of mappings, in a later document.
+for old in disk_wrt disk_rd disk_rr disk_rw; do
+	printf 'fs: xfs\n%s:\n  load: 2\n' "$old" >old-disk.yaml
+	expect_error 2 "kdelta: old-disk.yaml:2:1: '$old' is now 'aim7: {test: $old}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
+		split old-disk.yaml
+done
 printf 'creat-clo:\n  testtime: 1s\n' >old-creat.yaml
-expect_error 2 "kdelta: old-creat.yaml:1:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters" \
+expect_error 2 "kdelta: old-creat.yaml:1:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
 	split old-creat.yaml
+printf 'runs: 3\ncreat-clo:\n' >old-empty.yaml
+expect_error 2 "kdelta run: old-empty.yaml:2:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
+	"$KDELTA" run old-empty.yaml --commits a,b --result-root results
+printf 'fs: xfs\ndisk_rr:\n  - {load: 2}\n  - {load: 4}\n' >old-list.yaml
+expect_error 2 "kdelta: old-list.yaml:2:1: 'disk_rr' is now 'aim7: {test: disk_rr}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
+	split old-list.yaml
+printf 'aim9: {test: creat-clo}\n---\nfs: ext4\ndisk_rw: {load: 3}\n' >old-doc.yaml
+expect_error 2 "kdelta: old-doc.yaml:4:1: 'disk_rw' is now 'aim7: {test: disk_rw}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
+	split old-doc.yaml
 printf 'disk_cp: {load: 2}\n' >top-test.yaml
 expect_error 2 "kdelta: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}'?" \
 	split top-test.yaml
