@@ -41,8 +41,33 @@ grep -Eq "^Subject: \[kdelta\] ${H[13]:0:12}: exec\.ops_per_sec -(4[0-9]|5[0-9])
 grep -qF -- "--setup 'cd '\''$REPO'\'' && git checkout -q {commit} && cc -O2 -o bench bench.c'" "$T/mail" ||
 	fail "--report: the run command lacks the checkout and build: $(grep -A3 '^To reproduce' "$T/mail")"
 
-# The runs are in the store under the full hashes.
+# The runs are in the store under the full hashes; the mail and bisect's
+# output name the commits by 12-digit abbreviations, and --good and --bad
+# were revisions: all of them find those runs.
 "$KDELTA" compare --result-root "$RESULTS" "${H[12]}" "${H[13]}" >"$T/cmp" 2>&1 ||
 	fail "kdelta compare of the parent and the first bad commit failed: $(cat "$T/cmp")"
 grep -q 'exec\.ops_per_sec$' "$T/cmp" || fail "kdelta compare shows no exec.ops_per_sec change"
+labels() {	# ARGS: the labels kdelta compare found, in order
+	"$KDELTA" compare --result-root "$RESULTS" --format csv "$@" 2>&1 |
+		awk -F, 'NR > 1 && !seen[$4]++ { print $4 }' | paste -sd' '
+}
+[ "$(labels --repo "$REPO" main~19 main)" = "${H[0]} ${H[19]}" ] ||
+	fail "--repo $REPO main~19 main: $(labels --repo "$REPO" main~19 main)"
+[ "$(labels --repo "$REPO" main~7 main~6)" = "${H[12]} ${H[13]}" ] ||
+	fail "--repo $REPO main~7 main~6: $(labels --repo "$REPO" main~7 main~6)"
+source "$SRCDIR/tests/report/mail.sh"
+kdelta_in_path
+mail_file "$T/mail" "$T/again"
+[ "$(sed -n 2p "$T/again/commands")" = "kdelta compare ${H[12]:0:12} ${H[13]:0:12}" ] ||
+	fail "the mail's compare command: $(cat "$T/again/commands")"
+(cd "$T/again" && KDELTA_RESULT_ROOT=$RESULTS sh -ec "$(sed -n 2p commands)") \
+	>"$T/again/stored" 2>&1 || fail "the mail's compare on the bisection's store: $(cat "$T/again/stored")"
+cmp -s "$T/cmp" "$T/again/stored" ||
+	fail "the mail's compare shows other runs than compare of the full hashes: $(diff "$T/cmp" "$T/again/stored")"
+# The mail's commands, run as they are into a new store, check each commit
+# out, build it and show the regression again.
+(cd "$T/again" && KDELTA_RESULT_ROOT=$T/again/results sh -e commands) \
+	>"$T/again/out" 2>"$T/again/err" || fail "the mail's commands failed: $(cat "$T/again/err")"
+grep -Eq ' -(4[0-9]|5[0-9])\.[0-9]% .*exec\.ops_per_sec$' "$T/again/out" ||
+	fail "the mail's commands did not reproduce the regression: $(cat "$T/again/out")"
 finish

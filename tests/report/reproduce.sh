@@ -10,27 +10,8 @@ source "$TESTLIB"
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is not installed"
 cd "$T" || exit 1
 export KDELTA_RESULT_ROOT=$T/results
-# The mails' commands say "kdelta".
-mkdir bin && ln -s "$(realpath "$KDELTA")" bin/kdelta && export PATH=$T/bin:$PATH
-
-# mail_file MAIL OUTDIR: writes the attachments to OUTDIR, and the
-# commands of "To reproduce" (continuation lines joined, comments left
-# out) to OUTDIR/commands.
-mail_file() {
-	mkdir -p "$2"
-	/usr/bin/python3 - "$1" "$2" <<'PY'
-import email, email.policy, sys
-m = email.message_from_binary_file(open(sys.argv[1], "rb"),
-                                   policy=email.policy.default)
-for a in m.iter_attachments():
-    open(sys.argv[2] + "/" + a.get_filename(), "w").write(a.get_content())
-body = m.get_body().get_content()
-block = body.split("To reproduce:\n\n", 1)[-1].split("\n\n", 1)[0]
-text = block.replace(" \\\n\t    ", " ")
-cmds = [l[1:] for l in text.split("\n") if l.startswith("\t") and not l.startswith("\t#")]
-open(sys.argv[2] + "/commands", "w").write("\n".join(cmds) + "\n")
-PY
-}
+source "$SRCDIR/tests/report/mail.sh"
+kdelta_in_path
 
 # The workload prints its key result first: ops_per_sec falls 10%; then
 # errors, which rises 50% -- a larger change, but not the job's key result.
