@@ -1,13 +1,18 @@
 #!/bin/bash
-# An lkp-tests aim7 job file with several tests, file systems and
-# documents, run at this machine's scale, and seed 004's table of it:
-# every group named like the robot's, aim7.jobs-per-min in each, the
-# governor applied or noted once, LKP's machine parameters noted once and
-# recorded in every run's job.yaml.
+# Issue 11's bar: an lkp-tests aim7 job file with several tests, file
+# systems and documents, run at this machine's scale (RAM disks of 512M,
+# loads of 1 and 2, 0.1 s per run, 3 runs of 3 commits named as seed 004's),
+# and seed 004's GEO-MEAN table of it.  Every group is named like the
+# robot's, the governor is applied or noted once, LKP's machine parameters
+# are noted once and recorded in every run's job.yaml.  The table is the
+# seed's: its header lines, the GEO-MEAN row the geometric mean of the
+# groups' rows, one row per group whose columns stand where the seed's do
+# (the numbers are this machine's, whatever they are).
 source "$TESTLIB"
 [ "$(id -u)" -eq 0 ] || skip "needs root (RAM disks, tmpfs)"
 command -v mkfs.xfs >/dev/null || skip "mkfs.xfs (xfsprogs) is not installed"
 command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 (e2fsprogs) is not installed"
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is not installed"
 
 cat >"$T/aim7.yaml" <<'YAML'
 suite: aim7
@@ -19,16 +24,19 @@ fs: [ext4, xfs]
 aim7:
   test: [disk_rr, creat-clo]
   load: 2
-  testtime: 0.2s
+  testtime: 0.1s
 cpufreq_governor: performance
 ---
-aim7: {test: sync_disk_rw, load: 1, testtime: 0.2s}
+fs: xfs
+aim7: {test: sync_disk_rw, load: 1, testtime: 0.1s}
 YAML
+labels=(99091700659f4df9 74a242ad94d13436a1644c0b45 bf4dc6e4ecc2a3d042029319bc)
 R=$T/results
-"$KDELTA" run "$T/aim7.yaml" --commits a,b --runs 1 --result-root "$R" \
-	--work-dir "$T/work" 2>"$T/stderr" || fail "run: $(cat "$T/stderr")"
-grep -q '^kdelta: 12 run(s) ok, 0 failed; ' "$T/stderr" ||
-	fail "not 12 runs ok: $(cat "$T/stderr")"
+"$KDELTA" run "$T/aim7.yaml" --commits "$(IFS=,; echo "${labels[*]}")" \
+	--runs 3 --result-root "$R" --work-dir "$T/work" 2>"$T/stderr" ||
+	fail "run: $(cat "$T/stderr")"
+grep -q '^kdelta: 45 run(s) ok, 0 failed; ' "$T/stderr" ||
+	fail "not 45 runs ok: $(cat "$T/stderr")"
 [ "$(grep -c '^kdelta: kconfig x86_64-rhel-9.4 not applied: ' "$T/stderr")" = 1 ] ||
 	fail "kconfig's note not printed once: $(cat "$T/stderr")"
 if [ -e /sys/devices/system/cpu/cpu0/cpufreq ]; then
@@ -37,25 +45,78 @@ else
 	[ "$(grep -c '^kdelta: cpufreq_governor performance not applied: the machine has no cpufreq (no /sys/devices/system/cpu/cpu\*/cpufreq)$' "$T/stderr")" = 1 ] ||
 		fail "the governor's note not printed once: $(cat "$T/stderr")"
 fi
-host=$(hostname)
-job=$(echo "$R"/aim7/1BRD_512M-xfs-disk_rr-2-0.2s-performance/*/b/0/job.yaml)
+job=$(echo "$R"/aim7/1BRD_512M-xfs-disk_rr-2-0.1s-performance/*/"${labels[1]}"/0/job.yaml)
 grep -q '^  not_applied:$' "$job" && grep -q '^    kconfig: kdelta runs the kernel' "$job" ||
 	fail "kdelta.not_applied is not recorded in $job"
+h=$(basename "$(dirname "$(dirname "$(dirname "$job")")")")
 
-"$KDELTA" compare --result-root "$R" --summary aim7.jobs-per-min a b \
+"$KDELTA" compare --result-root "$R" --summary aim7.jobs-per-min "${labels[@]}" \
 	>"$T/summary" 2>"$T/err" || fail "--summary: $(cat "$T/err")"
-sed -n '5,$p' "$T/summary" | sed 's/.*  //' >"$T/groups"
-h=$(sed -n 6p "$T/summary" | sed 's|.*/||')
-cat >"$T/want" <<WANT
-GEO-MEAN aim7.jobs-per-min
-aim7/1BRD_512M-ext4-creat-clo-2-0.2s-performance/$h
-aim7/1BRD_512M-ext4-disk_rr-2-0.2s-performance/$h
-aim7/1BRD_512M-ext4-sync_disk_rw-1-0.2s-performance/$h
-aim7/1BRD_512M-xfs-creat-clo-2-0.2s-performance/$h
-aim7/1BRD_512M-xfs-disk_rr-2-0.2s-performance/$h
-aim7/1BRD_512M-xfs-sync_disk_rw-1-0.2s-performance/$h
-WANT
-diff -u "$T/want" "$T/groups" >&2 || fail "--summary groups: $(cat "$T/summary")"
-[ -n "$h" ] && [ "$h" = "$(basename "$(dirname "$(dirname "$(dirname "$job")")")")" ] ||
-	fail "host directory '$h' (hostname $host)"
+cat >"$T/groups" <<EOT
+aim7/1BRD_512M-ext4-creat-clo-2-0.1s-performance/$h
+aim7/1BRD_512M-ext4-disk_rr-2-0.1s-performance/$h
+aim7/1BRD_512M-xfs-creat-clo-2-0.1s-performance/$h
+aim7/1BRD_512M-xfs-disk_rr-2-0.1s-performance/$h
+aim7/1BRD_512M-xfs-sync_disk_rw-1-0.1s-performance/$h
+EOT
+# The seed's lines lost their first blank to the mail's quoting, and the
+# header's last "\" went onto the GEO-MEAN row (testdata/render's file
+# says so); both are put back.
+python3 - "$TESTDATA/render/seed004-summary.txt" "$T/summary" "$T/groups" <<'PY' ||
+import math, re, sys
+seed = [l[4:].rstrip("\n").replace("\u00c2", "\u00b1")
+        for l in open(sys.argv[1], encoding="utf-8") if l.startswith("> > ")]
+seed = [" " + l if l.startswith(" ") else l for l in seed]
+got = open(sys.argv[2], encoding="utf-8").read().rstrip("\n").split("\n")
+groups = open(sys.argv[3]).read().split()
+bad = []
+
+def check(ok, what):
+    if not ok:
+        bad.append(what)
+
+# The header: labels, rules and the %stddev lines, as in the seed.
+check(got[:3] == seed[:3], "header lines 1-3")
+check(got[3].rstrip() == seed[3] + " " * 16 + "\\", "header line 4")
+
+def cells(line):
+    """Each token's kind and the column where it ends (the name: starts)."""
+    out, pos = [], 0
+    for m in re.finditer(r"± *\d+%|-?\d+%|\d+|\S.*", line):
+        t = m.group()
+        kind = ("stddev" if t.startswith("±") else "change" if t.endswith("%")
+                else "mean" if t.isdigit() else "name")
+        out.append((kind, m.start() if kind == "name" else m.end(), t))
+    return out
+
+def layout(line):
+    return {(k, c) for k, c, _ in cells(line)}
+
+# Where the seed's means and changes end and its names start; a "±"
+# stands right after its mean (the seed shows them in the first column).
+allowed = set()
+for line in seed[6:13]:
+    allowed |= layout(line)
+allowed |= {("stddev", c + 6) for k, c in allowed if k == "mean"}
+rows = got[5:]
+check([c[-1][2] for c in map(cells, rows)] == groups,
+      "groups: %s" % [c[-1][2] for c in map(cells, rows)])
+means = []
+for line in [got[4]] + rows:
+    c = cells(line)
+    check(layout(line) <= allowed, "columns not the seed's: %r" % line)
+    means.append([int(t) for k, _, t in c if k == "mean"])
+    check(len(means[-1]) == 3, "not 3 means: %r" % line)
+check(cells(got[4])[-1][2] == "GEO-MEAN aim7.jobs-per-min", "GEO-MEAN row: %r" % got[4])
+check(not any(k in ("stddev", "change") for k, _, _ in cells(got[4])),
+      "GEO-MEAN row with a ± or change: %r" % got[4])
+for v in range(3):
+    geo = math.exp(sum(math.log(m[v] + 0.5) for m in means[1:]) / len(rows))
+    check(abs(geo - means[0][v]) <= 1 + geo * 1e-4,
+          "GEO-MEAN of column %d: %d, the groups' is %.1f" % (v, means[0][v], geo))
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+	fail "--summary is not seed 004's table: $(cat "$T/summary")"
 finish
