@@ -44,7 +44,7 @@ void mail_format(const struct mail *m, struct strbuf *out);
 
 /*
  * The header-safe form of s: control characters become blanks
- * (printable_char()), runs of blanks one, none at the end.
+ * (printable_char()), runs of blanks one, none at either end.
  */
 char *mail_header_value(const char *s);
 /* Whether a comma-separated list (may be NULL) holds an address. */
