@@ -137,8 +137,6 @@ static void add_address(struct strbuf *out, const char *addr, size_t col)
 	const char *lt = strrchr(addr, '<');
 	char *name;
 
-	while (*addr == ' ')
-		addr++;
 	if (is_ascii(addr) || !lt) {
 		/* an internationalised address itself is sent as it is */
 		add_folded(out, addr, col);
@@ -169,8 +167,9 @@ static const char *next_comma(const char *s)
 }
 
 /*
- * From, To, Cc: comma-separated addresses, one per line when several;
- * blank ones ("a@b.c, ") are left out.
+ * From, To, Cc: comma-separated addresses, one per line when several,
+ * without the blanks around them (a blank at an address's end could be
+ * folded onto a line of its own); blank ones ("a@b.c, ") are left out.
  */
 static void add_address_list(struct strbuf *out, const char *value,
 			     size_t col)
@@ -178,14 +177,17 @@ static void add_address_list(struct strbuf *out, const char *value,
 	bool first = true;
 
 	for (const char *a = value; *a;) {
-		const char *end = next_comma(a);
-		char *one = xstrndup(a, (size_t)(end - a));
+		const char *end = next_comma(a), *start = a;
+		char *one;
 
 		a = *end ? end + 1 : end;
-		if (strspn(one, " ") == strlen(one)) {
-			free(one);
+		while (start < end && *start == ' ')
+			start++;
+		while (end > start && end[-1] == ' ')
+			end--;
+		if (start == end)
 			continue;
-		}
+		one = xstrndup(start, (size_t)(end - start));
 		if (!first) {
 			strbuf_addstr(out, ",\n ");
 			col = 1;

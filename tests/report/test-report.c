@@ -221,6 +221,27 @@ static void test_mail_headers(void)
 	strbuf_release(&out);
 }
 
+/* The last address ends in a blank and is long enough to fold before it. */
+static void test_mail_address_blanks(void)
+{
+	struct mail m = sample_mail();
+	struct strbuf out = STRBUF_INIT, to = STRBUF_INIT, want = STRBUF_INIT;
+
+	strbuf_addstr(&to, " y@z ,");
+	strbuf_addchars(&to, 'x', 80);
+	strbuf_addstr(&to, "\x01, ");
+	m.to = to.buf;
+	mail_format(&m, &out);
+	strbuf_addstr(&want, "To: y@z,\n ");
+	strbuf_addchars(&want, 'x', 80);
+	strbuf_addch(&want, '\n');
+	CHECK(has_line(out.buf, want.buf));
+	CHECK(!strstr(out.buf, "\n \n"));
+	strbuf_release(&want);
+	strbuf_release(&to);
+	strbuf_release(&out);
+}
+
 static void test_mail_encoding(void)
 {
 	struct mail m = sample_mail();
@@ -270,6 +291,7 @@ int main(void)
 	test_tick_labels();
 	test_svg();
 	test_mail_headers();
+	test_mail_address_blanks();
 	test_mail_encoding();
 	test_change_text();
 	return check_done();
