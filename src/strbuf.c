@@ -101,7 +101,9 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	 * warns about.  fmt is never NULL; the warning is silenced only here.
 	 */
 #pragma GCC diagnostic push
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 	n = vsnprintf(NULL, 0, fmt, cp);
 #pragma GCC diagnostic pop
 	va_end(cp);

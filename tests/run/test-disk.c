@@ -279,7 +279,7 @@ static void test_job_errors(void)
 static void test_not_root(void)
 {
 	pid_t pid = fork();
-	int status;
+	int status = 0;
 
 	if (pid == 0) {
 		if (setgid(65534) || setuid(65534))
@@ -426,7 +426,7 @@ static void test_plain(void)
 
 static bool wait_child_ok(void)
 {
-	int status;
+	int status = 0;
 
 	return wait(&status) > 0 && WIFEXITED(status) &&
 	       WEXITSTATUS(status) == 0;
@@ -567,7 +567,7 @@ static char *mountinfo_line(const char *dir)
 static void test_private_mounts(void)
 {
 	pid_t pid = fork();
-	int status;
+	int status = 0;
 
 	if (pid == 0) {
 		struct jnode *job = make_job("1BRD_16M", "tmpfs", NULL);
