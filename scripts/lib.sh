@@ -11,6 +11,9 @@ DEMO_PACKAGES="xfsprogs"
 # to render the plots, linux-perf for the perf-stat and perf-profile
 # monitors).
 TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux msmtp python3-aiosmtpd chromium linux-perf"
+# To fuzz (scripts/test.sh runs each libFuzzer target for a while): clang
+# and its libFuzzer.
+FUZZ_PACKAGES="clang libclang-rt-dev"
 
 # ensure_packages PKG...: installs the missing ones as root; otherwise prints
 # the exact apt-get line and fails.

@@ -4,13 +4,15 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer, and with ThreadSanitizer --
 # runs the whole suite in the first two and the tests of threaded code (the
 # monitors' sampler thread, kdelta run with it and signals, compare's
-# parallel loading) in the third, and ends with one line
-# "N passed, N failed[, N skipped]" over all three.
+# parallel loading) in the third; then builds the libFuzzer targets with
+# clang and runs each for FUZZ_SECONDS, where anything found fails it and
+# its input is printed.  Ends with one line "N passed, N failed[, N
+# skipped]" over all of it (a fuzz target counts as one test).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 . scripts/lib.sh
 
-ensure_packages $BUILD_PACKAGES $TEST_PACKAGES || exit 2
+ensure_packages $BUILD_PACKAGES $TEST_PACKAGES $FUZZ_PACKAGES || exit 2
 
 passed=0 failed=0 skipped=0
 
@@ -35,6 +37,21 @@ PY
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
 }
 
+# setup BUILD_DIR MESON_OPTION...: configures (again); a failure counts.
+setup() {
+	local dir=$1
+	shift
+	mkdir -p "$dir"
+	if [ -f "$dir/build.ninja" ]; then
+		meson setup --reconfigure "$dir" "$@" >"$dir/setup.log" 2>&1
+	else
+		meson setup "$dir" "$@" >"$dir/setup.log" 2>&1
+	fi && return
+	cat "$dir/setup.log"
+	failed=$((failed + 1))
+	return 1
+}
+
 # run_suite BUILD_DIR MESON_OPTION... [-- TEST...]: builds and runs the
 # tests (all, or those named after --; the arguments of this script too).
 run_suite() {
@@ -48,12 +65,7 @@ run_suite() {
 	tests=("$@")
 	set -- "${options[@]}"
 	echo "=== $dir: $*"
-	mkdir -p "$dir"
-	if [ -f "$dir/build.ninja" ]; then
-		meson setup --reconfigure "$dir" "$@" >"$dir/setup.log" 2>&1
-	else
-		meson setup "$dir" "$@" >"$dir/setup.log" 2>&1
-	fi || { cat "$dir/setup.log"; failed=$((failed + 1)); return; }
+	setup "$dir" "$@" || return
 	if ! meson compile -C "$dir"; then
 		echo "$dir: build failed"
 		failed=$((failed + 1))
@@ -78,6 +90,76 @@ if [ ${#TEST_ARGS[@]} -eq 0 ]; then
 		-- session run-commits run-interrupt compare-compare perf
 else
 	echo "=== build-tsan: skipped (tests were named)"
+fi
+
+# Fuzzing: about 20 s per target is enough to catch what a change broke in
+# a parser (the seed corpora already cover each one's paths); campaigns
+# that find new things take hours (README, "Fuzzing").
+FUZZ_SECONDS=20
+
+# fuzz DIR TARGET: runs DIR/tests/fuzz/fuzz-TARGET for FUZZ_SECONDS from
+# the tree's seeds, with a scratch corpus for what it adds.  A crash, leak,
+# undefined behaviour, failed property, hang (-timeout, per input) or memory
+# blow-up fails it; then the report and the input, in base64, are printed,
+# with how to keep it as a reproducer.
+fuzz() {
+	local dir=$1 t=$2 work f
+	work=$(mktemp -d "${TMPDIR:-/tmp}/kdelta-fuzz-$t.XXXXXX") || {
+		failed=$((failed + 1))
+		return
+	}
+	mkdir "$work/corpus" "$work/tmp"
+	if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 TMPDIR="$work/tmp" \
+		"$dir/tests/fuzz/fuzz-$t" -max_total_time="$FUZZ_SECONDS" \
+		-timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+		-dict="testdata/fuzz/$t.dict" -artifact_prefix="$work/" \
+		"$work/corpus" "testdata/fuzz/$t/corpus" >"$work/log" 2>&1; then
+		echo "fuzz-$t: OK, $(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log") inputs in ${FUZZ_SECONDS}s"
+		passed=$((passed + 1))
+		rm -rf "$work"
+		return
+	fi
+	echo "fuzz-$t: FAILED; what it found ($work/log):"
+	# From the first report line (a failed property, a sanitizer's or
+	# libFuzzer's own: leak, time-out, out-of-memory) on.
+	awk '/property failed|^==[0-9]+==|runtime error|^ALARM|out-of-memory/ {
+		found = 1 } found && n++ < 80' "$work/log" | grep . ||
+		tail -n 40 "$work/log"
+	for f in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+		[ -f "$f" ] || continue
+		echo "fuzz-$t: the input ($f), in base64:"
+		base64 "$f"
+		echo "fuzz-$t: keep it: base64 -d >testdata/fuzz/$t/crashes/WHAT-IT-WAS, then replay it: build/tests/fuzz/replay-$t testdata/fuzz/$t/crashes/WHAT-IT-WAS"
+	done
+	failed=$((failed + 1))
+}
+
+# fuzz_all: builds the fuzz targets (tests/fuzz/fuzz-*.c) with clang,
+# ASan and UBSan, and runs each.
+fuzz_all() {
+	local dir=build-fuzz targets=() src t
+	for src in tests/fuzz/fuzz-*.c; do
+		src=${src#tests/fuzz/fuzz-}
+		targets+=("${src%.c}")
+	done
+	echo "=== $dir: each fuzz target for ${FUZZ_SECONDS}s: ${targets[*]}"
+	CC=clang setup "$dir" -Dfuzz=enabled -Dbuildtype=debugoptimized \
+		-Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false ||
+		return
+	if ! meson compile -C "$dir" "${targets[@]/#/tests/fuzz/fuzz-}"; then
+		echo "$dir: build failed"
+		failed=$((failed + 1))
+		return
+	fi
+	for t in "${targets[@]}"; do
+		fuzz "$dir" "$t"
+	done
+}
+
+if [ ${#TEST_ARGS[@]} -eq 0 ]; then
+	fuzz_all
+else
+	echo "=== build-fuzz: skipped (tests were named)"
 fi
 
 line="$passed passed, $failed failed"
