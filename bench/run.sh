@@ -58,7 +58,38 @@ kdelta_ops() {
 	sed -n 's/^creat-clo\.ops_per_sec: //p' "$dir/$last/aim9.log"
 }
 
-mean() { python3 -c 'import sys, statistics as s; v = [float(x) for x in sys.argv[1:]]; print(s.mean(v))' "$@"; }
+# pairs N WHAT ON-JOB ON-LABEL OFF-JOB OFF-LABEL: N runs of each side,
+# interleaved, into the arrays on and off; each pair printed unless WHAT is
+# empty.
+pairs() {
+	local n=$1 what=$2 i a b
+	on=() off=()
+	for i in $(seq "$n"); do
+		a=$(kdelta_ops "$3" "$4") && b=$(kdelta_ops "$5" "$6") || exit 1
+		on+=("$a")
+		off+=("$b")
+		[ -z "$what" ] ||
+			printf '   pair %2d: %s %12.0f ops/s   none %12.0f ops/s\n' "$i" "$what" "$a" "$b"
+	done
+}
+
+# slower WHAT [NOTE]: how much slower the runs of on were than those of off.
+slower() {
+	python3 - "$1" "${2:-}" "${on[*]}" "${off[*]}" <<'PY'
+import statistics as s, sys
+what, note = sys.argv[1], sys.argv[2]
+on = [float(x) for x in sys.argv[3].split()]
+off = [float(x) for x in sys.argv[4].split()]
+pairs = sorted(100 * (1 - a / b) for a, b in zip(on, off))
+line = f"   {what} {100 * (1 - s.mean(on) / s.mean(off)):+.2f}% slower than without"
+line += f" ({note})" if note else ""
+line += f"; per pair: median {s.median(pairs):+.2f}%, range {pairs[0]:+.2f}%..{pairs[-1]:+.2f}%"
+if len(on) > 1:
+    line += (f"; stddev on {100 * s.stdev(on) / s.mean(on):.1f}%, "
+             f"off {100 * s.stdev(off) / s.mean(off):.1f}%")
+print(line)
+PY
+}
 
 echo "1. harness overhead: creat-clo via kdelta vs a bare loop, 10 pairs of 3 s"
 job harness 3s
@@ -69,7 +100,7 @@ for i in $(seq 10); do
 	dir=$(mktemp -d "$B/bare/run.XXXXXX")
 	bare_ops+=("$(cd "$dir" && "$bare" 3 | sed -n 's/^ops_per_sec: //p')")
 	rm -rf "$dir"
-	kd_ops+=("$(kdelta_ops harness h)")
+	kd_ops+=("$(kdelta_ops harness h)") || exit 1
 	printf '   pair %2d: bare %12.0f ops/s   kdelta %12.0f ops/s\n' "$i" \
 		"${bare_ops[-1]}" "${kd_ops[-1]}"
 done
@@ -87,29 +118,14 @@ PY
 echo "2. monitor overhead: the default monitors vs none, 6 pairs of 10 s"
 job mon 10s
 job nomon 10s 'monitors: {}'
-on=() off=()
-for i in $(seq 6); do
-	on+=("$(kdelta_ops mon m)")
-	off+=("$(kdelta_ops nomon n)")
-	printf '   pair %2d: monitors %12.0f ops/s   none %12.0f ops/s\n' "$i" \
-		"${on[-1]}" "${off[-1]}"
-done
+pairs 6 monitors mon m nomon n
+slower "with monitors" "goal <= 1%"
 raw=$(cat "$B"/r/mon/*/*/m/*/*.gz | wc -c)
 secs=$(cat "$B"/r/mon/*/*/m/*/stats.json | sed -n 's/.*"time.elapsed_time": *\([0-9.]*\).*/\1/p' |
 	python3 -c 'import sys; print(sum(float(l) for l in sys.stdin))')
-python3 - "${on[*]}" "${off[*]}" "$raw" "$secs" <<'PY'
-import statistics as s, sys
-on = [float(x) for x in sys.argv[1].split()]
-off = [float(x) for x in sys.argv[2].split()]
-raw, secs = int(sys.argv[3]), float(sys.argv[4])
-slower = 100 * (1 - s.mean(on) / s.mean(off))
-pairs = sorted(100 * (1 - a / b) for a, b in zip(on, off))
-print(f"   with monitors {slower:+.2f}% slower than without (goal <= 1%); "
-      f"per pair: median {s.median(pairs):+.2f}%, range {pairs[0]:+.2f}%..{pairs[-1]:+.2f}%; "
-      f"stddev on {100 * s.stdev(on) / s.mean(on):.1f}%, off {100 * s.stdev(off) / s.mean(off):.1f}%")
-print(f"   raw samples stored: {raw} bytes in {secs:.0f} s of workload = "
-      f"{raw / secs * 60 / 1024:.0f} KiB per minute of monitoring")
-PY
+python3 -c 'import sys; raw, secs = int(sys.argv[1]), float(sys.argv[2]); print(
+	f"   raw samples stored: {raw} bytes in {secs:.0f} s of workload = "
+	f"{raw / secs * 60 / 1024:.0f} KiB per minute of monitoring")' "$raw" "$secs"
 
 # cpu_ms NAME COMMIT: CPU time (ms) of one run of kdelta, with its
 # children (perf stat, the workload), as getrusage(RUSAGE_CHILDREN) sees it.
@@ -145,26 +161,12 @@ if ! command -v perf >/dev/null || [ "$(id -u)" != 0 ]; then
 	echo "   skipped: needs perf (apt-get install linux-perf) and root"
 else
 	job prof 10s 'monitors: {perf-profile: {}}'
-	on=() off=()
-	for i in $(seq 6); do
-		on+=("$(kdelta_ops prof p)")
-		off+=("$(kdelta_ops nomon n)")
-		printf '   pair %2d: perf-profile %12.0f ops/s   none %12.0f ops/s\n' "$i" \
-			"${on[-1]}" "${off[-1]}"
-	done
+	pairs 6 perf-profile prof p nomon n
+	slower "with perf-profile" "off by default"
 	raw=$(cat "$B"/r/prof/*/*/p/*/perf-profile.gz | wc -c)
-	python3 - "${on[*]}" "${off[*]}" "$raw" <<'PY'
-import statistics as s, sys
-on = [float(x) for x in sys.argv[1].split()]
-off = [float(x) for x in sys.argv[2].split()]
-raw = int(sys.argv[3])
-slower = 100 * (1 - s.mean(on) / s.mean(off))
-pairs = sorted(100 * (1 - a / b) for a, b in zip(on, off))
-print(f"   with perf-profile {slower:+.2f}% slower than without (off by default); "
-      f"per pair: median {s.median(pairs):+.2f}%, range {pairs[0]:+.2f}%..{pairs[-1]:+.2f}%")
-print(f"   perf report text stored: {raw} bytes for {len(on)} runs of 10 s = "
-      f"{raw / (10 * len(on)) * 60 / 1024:.0f} KiB per minute of profile")
-PY
+	# 6 runs of 10 s: a minute of profile
+	echo "   perf report text stored: $raw bytes for 6 runs of 10 s =" \
+		"$((raw / 1024)) KiB per minute of profile"
 fi
 
 [ -n "$each" ] || exit 0
@@ -176,17 +178,6 @@ defaults=$("$kdelta" split --print "$B/defaults.yaml" |
 job nomon5 5s 'monitors: {}'
 for m in $defaults; do
 	job "one-$m" 5s "monitors: [$m]"
-	on=() off=()
-	for i in $(seq 4); do
-		on+=("$(kdelta_ops "one-$m" o)")
-		off+=("$(kdelta_ops nomon5 n5)")
-	done
-	python3 - "$m" "${on[*]}" "${off[*]}" <<'PY'
-import statistics as s, sys
-on = [float(x) for x in sys.argv[2].split()]
-off = [float(x) for x in sys.argv[3].split()]
-pairs = sorted(100 * (1 - a / b) for a, b in zip(on, off))
-print(f"   {sys.argv[1]:14} {100 * (1 - s.mean(on) / s.mean(off)):+6.2f}% slower; "
-      f"per pair: median {s.median(pairs):+.2f}%, range {pairs[0]:+.2f}%..{pairs[-1]:+.2f}%")
-PY
+	pairs 4 "" "one-$m" o nomon5 n5
+	slower "$(printf '%-14s' "$m")"
 done
