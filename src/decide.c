@@ -187,6 +187,7 @@ static void lkp_side_fill(struct lkp_side *side, const struct metric_cell *c,
 	side->samples = c->zero_filled ? NULL : c->samples;
 	side->n = c->samples ? c->sum.n : 0;
 	side->runs = v->runs > side->n ? v->runs : side->n;
+	side->integers = c->integers;
 }
 
 /*

@@ -334,31 +334,49 @@ static int read_number_slow(struct json_reader *r, double *out,
 	return 0;
 }
 
-int json_read_number(struct json_reader *r, double *out, struct kd_err *err)
+/* Whether the number text [p, end) has a fraction or an exponent. */
+static bool has_fraction(const char *p, const char *end)
 {
-	const char *stop;
+	for (; p < end; p++)
+		if (*p == '.' || *p == 'e' || *p == 'E')
+			return true;
+	return false;
+}
+
+int json_read_number(struct json_reader *r, double *out, bool *fraction,
+		     struct kd_err *err)
+{
+	const char *start, *stop;
 
 	skip_space(r);
+	start = r->p;
 	stop = short_decimal(r->p, r->end, out);
-	if (!stop)
-		return read_number_slow(r, out, err);
+	if (!stop) {
+		if (read_number_slow(r, out, err) < 0)
+			return -1;
+		stop = r->p;
+	}
 	r->p = stop;
+	if (fraction)
+		*fraction = has_fraction(start, stop);
 	return 0;
 }
 
 int json_read_numbers(struct json_reader *r, double **values, size_t *n,
-		      size_t *alloc, struct kd_err *err)
+		      size_t *alloc, bool *fraction, struct kd_err *err)
 {
 	bool first = true;
 	int more;
 
+	*fraction = false;
 	while ((more = next_in(r, ']', &first, err)) > 0) {
-		const char *stop;
+		const char *start, *stop;
 		double *slot;
 
 		ALLOC_GROW(*values, *n + 1, *alloc);
 		slot = &(*values)[*n];
 		skip_space(r);
+		start = r->p;
 		stop = short_decimal(r->p, r->end, slot);
 		if (stop) {
 			r->p = stop;
@@ -373,6 +391,8 @@ int json_read_numbers(struct json_reader *r, double **values, size_t *n,
 		} else {
 			return 1;
 		}
+		if (!*fraction && *slot == *slot)
+			*fraction = has_fraction(start, r->p);
 		(*n)++;
 	}
 	return more;

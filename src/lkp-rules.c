@@ -33,9 +33,11 @@
  *     softirqs.* above 10000, lock_stat.* a difference above 1000 (times)
  *     or 10000.
  *
- * Where kdelta's inputs cannot say what lkp-tests would know, it assumes:
- * a perf-profile.* value is a Float (lkp-tests treats Integers otherwise),
- * except a run where the stat is absent.
+ * lkp-tests compares a perf-profile.* stat by a threshold instead when
+ * the middle value of the compared side is a Ruby Integer (written "0",
+ * not "0.0", or a run padded for a stat it lacks): kdelta knows when all
+ * of a side's values were written as integers, or the stat is absent
+ * there; a side that mixes both is taken as Floats.
  */
 #include <math.h>
 #include <regex.h>
@@ -757,9 +759,11 @@ static bool lkp_apart(const char *name, bool failure,
 {
 	/*
 	 * lkp-tests compares perf-profile.* by a threshold of 5 when the new
-	 * side's middle is an Integer: here when the stat is absent there.
+	 * side's middle is an Integer: here when the stat is absent there,
+	 * or written as integers only.
 	 */
-	if (starts_with(name, "perf-profile.") && !other->samples)
+	if (starts_with(name, "perf-profile.") &&
+	    (!other->samples || other->integers))
 		return o->middle > 5 || b->middle > 5;
 	if (failure)
 		return o->max != b->max;

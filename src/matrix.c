@@ -28,7 +28,7 @@ struct matrix_reader {
 	size_t names_alloc;
 	size_t *start, *count;	/* per metric, in values */
 	bool *renamed;		/* per metric: read under an older name */
-	size_t rows_alloc;
+	size_t rows_alloc, fractions_alloc;
 	double *values;
 	size_t nvalues, values_alloc;
 	bool has_sources;
@@ -63,6 +63,8 @@ static size_t reader_row(struct matrix_reader *mr, const char *key)
 	}
 	matrix_add_metric(m, &mr->names_alloc, name);
 	i = m->nmetrics - 1;
+	ALLOC_GROW(m->fractions, m->nmetrics, mr->fractions_alloc);
+	m->fractions[i] = false;
 	name_index_add(&mr->ix, m->names, i, hash);
 	if (m->nmetrics > mr->rows_alloc) {
 		mr->rows_alloc = 2 * m->nmetrics;
@@ -79,18 +81,19 @@ static size_t reader_row(struct matrix_reader *mr, const char *key)
 
 /* A sample: a number, or null for "no value in this run". */
 static int read_sample(struct json_reader *r, const char *metric, size_t run,
-		       double *out, struct kd_err *err)
+		       double *out, bool *fraction, struct kd_err *err)
 {
 	enum json_kind kind = json_peek(r);
 
+	*fraction = false;
 	if (kind == JSON_KIND_NUMBER)
-		return json_read_number(r, out, err);
+		return json_read_number(r, out, fraction, err);
 	if (kind == JSON_KIND_NULL) {
 		*out = NAN;
 		return json_read_null(r, err);
 	}
-	if (kind == JSON_KIND_OTHER)
-		return json_read_number(r, out, err);	/* says what is wrong */
+	if (kind == JSON_KIND_OTHER)	/* says what is wrong */
+		return json_read_number(r, out, fraction, err);
 	return kd_error(err, "%s: metric '%s', run %zu: expected a number, got %s",
 			r->path, metric, run, json_kind_name(kind));
 }
@@ -100,6 +103,7 @@ static int read_metric(struct matrix_reader *mr, struct json_reader *r,
 {
 	enum json_kind kind = json_peek(r);
 	size_t row, start;
+	bool fraction;
 	int more;
 
 	if (kind != JSON_KIND_ARRAY)
@@ -109,7 +113,7 @@ static int read_metric(struct matrix_reader *mr, struct json_reader *r,
 	start = mr->nvalues;
 	json_open(r, '[', err);
 	more = json_read_numbers(r, &mr->values, &mr->nvalues,
-				 &mr->values_alloc, err);
+				 &mr->values_alloc, &fraction, err);
 	if (more > 0)
 		return kd_error(err, "%s: metric '%s', run %zu: expected a number, got %s",
 				r->path, r->str.buf, mr->nvalues - start,
@@ -119,6 +123,7 @@ static int read_metric(struct matrix_reader *mr, struct json_reader *r,
 	} else {
 		mr->start[row] = start;
 		mr->count[row] = mr->nvalues - start;
+		mr->m->fractions[row] = fraction;
 	}
 	return more;
 }
@@ -303,6 +308,7 @@ static int matrix_add_stats(struct matrix_reader *mr, size_t n, size_t run,
 	while ((more = json_member(r, &first, err)) > 0) {
 		size_t before = m->nmetrics, row;
 		double sample;
+		bool fraction;
 
 		/* It names the run, in some of lkp-tests' files. */
 		if (!strcmp(r->str.buf, "stats_source")) {
@@ -315,10 +321,13 @@ static int matrix_add_stats(struct matrix_reader *mr, size_t n, size_t run,
 			ALLOC_GROW(m->values, (row + 1) * n, mr->values_alloc);
 			memset(m->values + row * n, 0, n * sizeof(double));
 		}
-		if (read_sample(r, r->str.buf, run, &sample, err) < 0)
+		if (read_sample(r, r->str.buf, run, &sample, &fraction,
+				err) < 0)
 			return -1;
-		if (row != (size_t)-1)
-			m->values[row * n + run] = isnan(sample) ? 0 : sample;
+		if (row == (size_t)-1)
+			continue;
+		m->values[row * n + run] = isnan(sample) ? 0 : sample;
+		m->fractions[row] |= fraction;
 	}
 	return more < 0 ? -1 : json_finish(r, err);
 }
@@ -442,6 +451,7 @@ void matrix_release(struct matrix *m)
 	free(m->names);
 	free(m->values);
 	free(m->incomplete);
+	free(m->fractions);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -526,7 +536,7 @@ bool metric_absent_means_zero(const char *name)
  * points into the matrix's values (shared) instead of copying them.
  */
 static void cell_fill(struct metric_cell *cell, double *row, size_t nruns,
-		      const bool *skip, bool zero_when_absent)
+		      const bool *skip, bool zero_when_absent, bool integers)
 {
 	bool whole = row && !skip;
 	size_t n = 0;
@@ -535,6 +545,7 @@ static void cell_fill(struct metric_cell *cell, double *row, size_t nruns,
 	cell->samples_shared = false;
 	cell->sum.n = 0;
 	cell->zero_filled = !row;
+	cell->integers = row && integers;
 	if (!nruns)
 		return;
 	for (size_t r = 0; whole && r < nruns; r++)
@@ -649,6 +660,7 @@ void comparison_add_matrices(struct comparison *cmp,
 	size_t names_alloc = 0, k = 0;
 	size_t *where = comparison_index_rows(cmp, matrices, &names_alloc);
 	double **rows_of = xcalloc(cmp->nrows + 1, sizeof(*rows_of));
+	bool *integers = xcalloc(cmp->nrows + 1, sizeof(*integers));
 	bool *zero = xcalloc(cmp->nrows + 1, sizeof(*zero));
 	bool *failure = xcalloc(cmp->nrows + 1, sizeof(*failure));
 
@@ -661,21 +673,25 @@ void comparison_add_matrices(struct comparison *cmp,
 		bool shared = false;
 
 		memset(rows_of, 0, cmp->nrows * sizeof(*rows_of));
-		for (size_t i = 0; i < m->nmetrics; i++)
+		for (size_t i = 0; i < m->nmetrics; i++) {
+			integers[where[k]] = m->fractions && !m->fractions[i];
 			rows_of[where[k++]] = m->values + i * m->nruns;
+		}
 		for (size_t r = 0; r < cmp->nrows; r++) {
 			struct metric_cell *cell = &cmp->rows[r].cells[v];
 
 			if (!rows_of[r] && !zero[r])
 				continue;
 			cell_fill(cell, rows_of[r], m->nruns,
-				  failure[r] ? NULL : m->incomplete, zero[r]);
+				  failure[r] ? NULL : m->incomplete, zero[r],
+				  integers[r]);
 			shared |= cell->samples_shared;
 		}
 		comparison_take_values(cmp, m, shared);
 	}
 	free(failure);
 	free(zero);
+	free(integers);
 	free(rows_of);
 	free(where);
 }

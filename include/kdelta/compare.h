@@ -52,6 +52,8 @@ struct metric_cell {
 	bool zero_filled;	/* not in the matrix, samples are the zeros
 				 * of an event counter (lkp-tests would see
 				 * it absent) */
+	bool integers;		/* every value in the matrix was written as
+				 * an integer (a Ruby Integer, lkp-rules.h) */
 	struct sample_summary sum;	/* the caller sets sum.n, the number
 					 * of samples; compare_decide fills
 					 * the rest */

@@ -62,8 +62,14 @@ int json_member(struct json_reader *r, bool *first, struct kd_err *err);
 /* Before each element of an array: 1, 0 after the closing ']', or -1. */
 int json_item(struct json_reader *r, bool *first, struct kd_err *err);
 
-/* Read one value of their kind; json_read_string's goes into r->str. */
-int json_read_number(struct json_reader *r, double *out, struct kd_err *err);
+/*
+ * Read one value of their kind; json_read_string's goes into r->str.
+ * *fraction (when not NULL) says whether the number was written with a
+ * fraction or an exponent: a Float to Ruby's JSON, where "2" is an Integer
+ * (lkp-tests' compare treats the two differently, see lkp-rules.h).
+ */
+int json_read_number(struct json_reader *r, double *out, bool *fraction,
+		     struct kd_err *err);
 int json_read_string(struct json_reader *r, struct kd_err *err);
 int json_read_null(struct json_reader *r, struct kd_err *err);
 
@@ -72,9 +78,11 @@ int json_read_null(struct json_reader *r, struct kd_err *err);
  * path of matrices): appends them to *values (NAN for null; *n of *alloc
  * used, grown as ALLOC_GROW does).  0 after the closing ']', -1 on an
  * error, 1 when an element is something else (read it with json_peek).
+ * *fraction: whether a number of the array was written with a fraction or
+ * an exponent (see json_read_number).
  */
 int json_read_numbers(struct json_reader *r, double **values, size_t *n,
-		      size_t *alloc, struct kd_err *err);
+		      size_t *alloc, bool *fraction, struct kd_err *err);
 
 /* Nothing but whitespace may follow the value read. */
 int json_finish(struct json_reader *r, struct kd_err *err);

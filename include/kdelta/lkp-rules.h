@@ -36,6 +36,8 @@ struct lkp_side {
 	/* Whether this side has stat name (asked of the base only). */
 	bool (*has)(const void *ctx, const char *name);
 	const void *ctx;
+	bool integers;		/* every value written as an integer: Ruby
+				 * Integers to lkp-tests */
 };
 
 /* Why lkp-tests calls a stat changed, or does not. */

@@ -33,6 +33,13 @@ struct matrix {
 	 */
 	bool *incomplete;
 	size_t nincomplete;
+	/*
+	 * Per metric: whether a run's value was written with a fraction or
+	 * an exponent (2.0, 1e3), which Ruby reads as a Float; lkp-tests'
+	 * compare treats a stat of Integers (2) otherwise (lkp-rules.h).
+	 * NULL when not known: taken as fractions.
+	 */
+	bool *fractions;
 };
 
 /*

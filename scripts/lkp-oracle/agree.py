@@ -38,12 +38,12 @@ def zero_to_zero(lkp, kdelta):
 
 
 def integer_perf_profile(matrices, name):
-    """Whether lkp-tests decides stat name by its Integer rule and kdelta,
-    which reads every number as a double, cannot: a perf-profile.* stat
-    written as JSON integers in a compared (not the base) matrix
-    (kdelta(1), LKP COMPATIBILITY)."""
+    """Whether lkp-tests may decide stat name by the type of one value, as
+    kdelta does not: a perf-profile.* stat that mixes JSON integers and
+    fractions in a compared (not the base) matrix (kdelta(1), LKP
+    COMPATIBILITY)."""
     return name.startswith("perf-profile.") and any(
-        name in m and all(isinstance(v, int) for v in m[name])
+        name in m and {type(v) for v in m[name]} == {int, float}
         for m in matrices[1:])
 
 
@@ -65,8 +65,9 @@ def main(dirs):
             agree += 1
         elif all(integer_perf_profile(matrices, n) for n in lkp ^ kd):
             documented += 1
-            print("%s: changed sets differ on purpose (integer perf-profile"
-                  " values): lkp-tests only %s, kdelta only %s"
+            print("%s: changed sets differ on purpose (perf-profile values"
+                  " both integers and fractions): lkp-tests only %s, kdelta"
+                  " only %s"
                   % (d, sorted(lkp - kd), sorted(kd - lkp)))
         else:
             print("%s: changed sets differ: lkp-tests only %s, kdelta only %s"
@@ -86,7 +87,8 @@ def main(dirs):
                       % (d, a[name], b[name]))
     print("changed sets: %d of %d agree; on purpose (kdelta(1), LKP"
           " COMPATIBILITY) %d differ where a compared side's perf-profile.*"
-          " values are JSON integers" % (agree, sets, documented))
+          " values are both JSON integers and fractions"
+          % (agree, sets, documented))
     print("rows both print: %d of %d identical; on purpose (kdelta(1), LKP"
           " COMPATIBILITY) %d differ where a metric is absent from a variant"
           " (kdelta: \"-\", lkp-tests: 0.00 and its change), %d where a mean"

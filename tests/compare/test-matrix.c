@@ -156,6 +156,40 @@ static const struct metric_row *row_named(const struct comparison *cmp,
 	return NULL;
 }
 
+/*
+ * Whether values were written as integers (Ruby's Integer, "0") or with a
+ * fraction or exponent (Float, "0.0", "1e3"): lkp-tests' compare tells them
+ * apart for perf-profile.*, so the cells say it.
+ */
+static void test_integers(void)
+{
+	struct matrix a, b;
+	struct matrix *ms[] = { &a, &b };
+	struct comparison cmp = { 0 };
+	const struct metric_row *row;
+	struct kd_err err;
+
+	CHECK(parse("{\"p.i\": [0, -2, 3], \"p.f\": [0, 0.0, 1],"
+		    " \"p.e\": [1e3, 2, null], \"p.n\": [null, 1, 2],"
+		    " \"p.f\": [1, 2, 3]}", &a, &err) == 0);
+	CHECK(a.fractions && !a.fractions[0] && a.fractions[2]);
+	/* null is no number: the others decide */
+	CHECK(!a.fractions[3]);
+	/* a metric named twice: its last values' */
+	CHECK(!a.fractions[1]);
+	CHECK(parse("{\"p.i\": [0.5, 1, 1], \"p.f\": [0, 1, 2]}", &b, &err) == 0);
+	cmp.nvariants = 2;
+	cmp.variants = xcalloc(2, sizeof(*cmp.variants));
+	comparison_add_matrices(&cmp, ms);
+	row = row_named(&cmp, "p.i");
+	CHECK(row && row->cells[0].integers && !row->cells[1].integers);
+	row = row_named(&cmp, "p.e");
+	CHECK(row && !row->cells[0].integers && !row->cells[1].integers);
+	comparison_release(&cmp);
+	matrix_release(&a);
+	matrix_release(&b);
+}
+
 static void test_rows(void)
 {
 	struct matrix a, b;
@@ -337,6 +371,7 @@ int main(void)
 	test_renamed();
 	test_families();
 	test_rows();
+	test_integers();
 	test_incomplete_runs();
 	test_write();
 	test_many_metrics();

@@ -85,8 +85,8 @@ static enum lkp_decision decide(const char *name, bool key,
 				const double *base, size_t nb,
 				const double *other, size_t no)
 {
-	struct lkp_side b = { base, nb, nb, true, base_has, NULL };
-	struct lkp_side o = { other, no, no, true, NULL, NULL };
+	struct lkp_side b = { base, nb, nb, true, base_has, NULL, false };
+	struct lkp_side o = { other, no, no, true, NULL, NULL, false };
 
 	return lkp_decide(name, key, &b, &o);
 }
@@ -109,8 +109,8 @@ static void test_runs_and_absence(void)
 {
 	static const double a[] = { 100, 101 }, b[] = { 200, 201, 202, 203 };
 	static const double zeros[] = { 0, 0, 0, 0 }, once[] = { 0, 0, 0, 1 };
-	struct lkp_side base = { NULL, 0, 4, true, base_has, NULL };
-	struct lkp_side other = { b, 4, 4, true, NULL, NULL };
+	struct lkp_side base = { NULL, 0, 4, true, base_has, NULL, false };
+	struct lkp_side other = { b, 4, 4, true, NULL, NULL, false };
 
 	/* a regular stat needs 3 runs on one side; a failure stat none */
 	CHECK(decide("aim9.x.ops", true, a, 2, b, 2) == LKP_FEW_RUNS);
@@ -131,6 +131,31 @@ static void test_runs_and_absence(void)
 	base.n = 4;
 	CHECK(lkp_decide("dmesg.WARNING:y", false, &base, &other) ==
 	      LKP_CHANGED);
+}
+
+/*
+ * perf-profile.* against a side written as JSON integers: lkp-tests calls
+ * it changed only when a middle value is above 5 (Ruby's Integer 5 is_a?
+ * the class of the side's middle); oracle set synthetic/51 of seed 7.
+ */
+static void test_integer_perf_profile(void)
+{
+	static const double fractions[] = { 0.8, 0.79, 0.8, 0.79, 0.8, 0.8 };
+	static const double zeros[] = { 0, 0, 0 }, six[] = { 6, 6, 7 };
+	struct lkp_side base = { fractions, 6, 6, true, base_has, NULL, false };
+	struct lkp_side other = { zeros, 3, 3, true, NULL, NULL, false };
+	const char *name = "perf-profile.self.cycles-pp.memcpy";
+
+	CHECK(lkp_decide(name, false, &base, &other) == LKP_CHANGED);
+	other.integers = true;
+	CHECK(lkp_decide(name, false, &base, &other) == LKP_SAME);
+	other.samples = six;
+	CHECK(lkp_decide(name, false, &base, &other) == LKP_CHANGED);
+	/* the base's being integers does not matter */
+	other.samples = zeros;
+	other.integers = false;
+	base.integers = true;
+	CHECK(lkp_decide(name, false, &base, &other) == LKP_CHANGED);
 }
 
 static void test_failure_names(void)
@@ -156,6 +181,7 @@ int main(void)
 {
 	test_pairs();
 	test_runs_and_absence();
+	test_integer_perf_profile();
 	test_failure_names();
 	return check_done();
 }
