@@ -423,6 +423,7 @@ static int load_samples(struct bisect *b, const char *hash, struct samples *s,
 		free(dir);
 		return -1;
 	}
+	free(v.notice);	/* the matrix rebuilt: nothing to do */
 	s->runs = m.nruns;
 	row = matrix_row(&m, b->metric);
 	s->x = xcalloc(m.nruns ? m.nruns : 1, sizeof(*s->x));
@@ -641,6 +642,7 @@ static int choose_metric(struct bisect *b, struct kd_err *err)
 		free(dir);
 		return -1;
 	}
+	free(v.notice);
 	if (!m.nruns) {
 		/* Not yet. */
 	} else if (b->o->metric && matrix_row(&m, b->o->metric) < 0) {

@@ -283,6 +283,8 @@ int cmd_compare(int argc, char **argv)
 		status = KD_EXIT_USAGE;
 	else if (a.fail_on_regression && regressed(&st))
 		status = KD_EXIT_FAIL;
+	if (st.notices.len)
+		fputs(st.notices.buf, stderr);
 	if (status == KD_EXIT_USAGE)
 		fprintf(stderr, "kdelta: %s\n", err.msg);
 	strbuf_release(&out);

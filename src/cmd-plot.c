@@ -248,6 +248,8 @@ static int plot(const struct plot_args *p, const struct compare_args *a,
 			ret = kd_error(err, "standard output: %s",
 				       strerror(errno));
 	}
+	if (st.notices.len)
+		fputs(st.notices.buf, stderr);
 	free(panels);
 	strbuf_release(&out);
 	compare_state_release(&st);

@@ -196,6 +196,8 @@ static int report(struct report_args *r, const struct compare_args *a,
 		fprintf(stderr, "kdelta: report: no workload result changed significantly; no mail written (--always writes one anyway)\n");
 	else if (!ret && output_mail(r, &mail, err) < 0)
 		ret = -2;
+	if (st.notices.len)
+		fputs(st.notices.buf, stderr);
 	strbuf_release(&mail);
 	compare_state_release(&st);
 	return ret;

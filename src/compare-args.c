@@ -572,6 +572,15 @@ bool compare_state_has_metric(const struct compare_state *st,
 	return false;
 }
 
+static void add_notices(struct compare_state *st, const char *command,
+			const struct comparison *cmp)
+{
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		if (cmp->variants[v].notice)
+			strbuf_addf(&st->notices, "kdelta %s: %s\n", command,
+				    cmp->variants[v].notice);
+}
+
 int compare_load(struct compare_state *st, const struct compare_args *a,
 		 struct kd_err *err)
 {
@@ -579,10 +588,13 @@ int compare_load(struct compare_state *st, const struct compare_args *a,
 		return -1;
 	for (size_t i = 0; i < st->groups.n; i++) {
 		struct comparison *cmp = xcalloc(1, sizeof(*cmp));
+		int ret;
 
 		ALLOC_GROW(st->cmps, st->n + 1, st->alloc);
 		st->cmps[st->n++] = cmp;
-		if (comparison_build(&st->groups.items[i], a, cmp, err) < 0)
+		ret = comparison_build(&st->groups.items[i], a, cmp, err);
+		add_notices(st, a->command, cmp);
+		if (ret < 0)
 			return -1;
 	}
 	if (a->repo && !is_directory(a->repo))
@@ -606,4 +618,5 @@ void compare_state_release(struct compare_state *st)
 		result_dir_release(&st->path_dirs[i]);
 	free(st->path_dirs);
 	resultdb_release(&st->db);
+	strbuf_release(&st->notices);
 }

@@ -32,7 +32,7 @@ struct matrix_reader {
 	double *values;
 	size_t nvalues, values_alloc;
 	bool has_sources;
-	size_t nsources;
+	size_t nsources, sources_alloc;
 };
 
 static void matrix_add_metric(struct matrix *m, size_t *alloc, const char *name)
@@ -128,6 +128,13 @@ static int read_metric(struct matrix_reader *mr, struct json_reader *r,
 	return more;
 }
 
+static void free_sources(char **sources, size_t n)
+{
+	for (size_t i = 0; sources && i < n; i++)
+		free(sources[i]);
+	free(sources);
+}
+
 static int read_sources(struct matrix_reader *mr, struct json_reader *r,
 			struct kd_err *err)
 {
@@ -140,7 +147,9 @@ static int read_sources(struct matrix_reader *mr, struct json_reader *r,
 				r->path, json_kind_name(kind));
 	json_open(r, '[', err);
 	mr->has_sources = true;
-	mr->nsources = 0;
+	free_sources(mr->m->sources, mr->nsources);
+	mr->m->sources = NULL;
+	mr->nsources = mr->sources_alloc = 0;
 	while ((more = json_item(r, &first, err)) > 0) {
 		kind = json_peek(r);
 		if (kind != JSON_KIND_STRING)
@@ -148,7 +157,8 @@ static int read_sources(struct matrix_reader *mr, struct json_reader *r,
 					r->path, json_kind_name(kind));
 		if (json_read_string(r, err) < 0)
 			return -1;
-		mr->nsources++;
+		ALLOC_GROW(mr->m->sources, mr->nsources + 1, mr->sources_alloc);
+		mr->m->sources[mr->nsources++] = xstrdup(r->str.buf);
 	}
 	return more;
 }
@@ -245,6 +255,8 @@ static int read_matrix(struct matrix_reader *mr, struct json_reader *r,
 	if (more < 0 || json_finish(r, err) < 0 ||
 	    reader_width(mr, r->path, &width, err) < 0)
 		return -1;
+	if (mr->has_sources && !mr->m->sources)	/* "stats_source": [] */
+		mr->m->sources = xcalloc(1, sizeof(*mr->m->sources));
 	reader_layout(mr, width);
 	matrix_find_incomplete(mr->m);
 	return 0;
@@ -270,8 +282,11 @@ int matrix_parse(const char *text, size_t len, const char *path,
 	free(mr.count);
 	free(mr.renamed);
 	free(mr.values);
-	if (ret < 0)
+	if (ret < 0) {
+		free_sources(out->sources, mr.nsources);
+		out->sources = NULL;
 		matrix_release(out);
+	}
 	return ret;
 }
 
@@ -358,6 +373,9 @@ int matrix_from_stats(const char *const *stats_paths, size_t n,
 
 	memset(out, 0, sizeof(*out));
 	out->nruns = n;
+	out->sources = xcalloc(n + 1, sizeof(*out->sources));
+	for (size_t run = 0; run < n; run++)
+		out->sources[run] = xstrdup(stats_paths[run]);
 	name_index_init(&mr.ix);
 	for (size_t run = 0; run < n && !ret; run++)
 		ret = stats_file_add(&mr, n, run, stats_paths[run], err);
@@ -413,8 +431,7 @@ static int compare_names(const void *a, const void *b, void *names)
 	return strcmp(n[*(const size_t *)a], n[*(const size_t *)b]);
 }
 
-void matrix_to_json(const struct matrix *m, const char *const *sources,
-		    struct strbuf *out)
+void matrix_to_json(const struct matrix *m, struct strbuf *out)
 {
 	size_t *order = xcalloc(m->nmetrics + 1, sizeof(*order));
 
@@ -434,13 +451,17 @@ void matrix_to_json(const struct matrix *m, const char *const *sources,
 		}
 		strbuf_addstr(out, "],");
 	}
-	strbuf_addstr(out, "\"stats_source\":[");
-	for (size_t r = 0; r < m->nruns; r++) {
-		if (r)
-			strbuf_addch(out, ',');
-		json_add_string(out, sources[r]);
+	if (m->sources) {
+		strbuf_addstr(out, "\"stats_source\":[");
+		for (size_t r = 0; r < m->nruns; r++) {
+			if (r)
+				strbuf_addch(out, ',');
+			json_add_string(out, m->sources[r]);
+		}
+		strbuf_addstr(out, "],");
 	}
-	strbuf_addstr(out, "]}\n");
+	strbuf_setlen(out, out->len - (out->buf[out->len - 1] == ','));
+	strbuf_addstr(out, "}\n");
 	free(order);
 }
 
@@ -452,6 +473,7 @@ void matrix_release(struct matrix *m)
 	free(m->values);
 	free(m->incomplete);
 	free(m->fractions);
+	free_sources(m->sources, m->nruns);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -727,6 +749,7 @@ void comparison_release(struct comparison *cmp)
 		free(cmp->variants[v].label);
 		free(cmp->variants[v].subject);
 		free(cmp->variants[v].path);
+		free(cmp->variants[v].notice);
 	}
 	free(cmp->variants);
 	free_params(cmp->params, cmp->nparams);

@@ -956,6 +956,7 @@ struct run_scan {
 	char **ok_stats;	/* stats.json of each complete run */
 	size_t nok, alloc;
 	size_t failed, incomplete;
+	bool marked;		/* kdelta's: some run has a completion mark */
 	time_t first, last;	/* the run directories' mtimes */
 };
 
@@ -1010,6 +1011,7 @@ static int scan_runs(const struct result_dir *dir, struct run_scan *rs,
 		else
 			rs->incomplete++;
 	}
+	rs->marked = marked > 0;
 	free_strings(status, n);
 	free(runs);
 	return 0;
@@ -1046,15 +1048,117 @@ static char *matrix_file(const struct result_dir *dir)
 	return NULL;
 }
 
+/*
+ * The run a stats_source entry names: the directory of its stats.json
+ * ("<commit dir>/3/stats.json"; older kdelta wrote "<commit dir>/3"), by
+ * its last component, so that a store read from elsewhere still matches.
+ */
+static const char *source_run(const char *source, size_t *len)
+{
+	size_t n = strlen(source);
+	const char *slash;
+
+	if (n >= strlen("/" STORE_STATS_FILE) &&
+	    !strcmp(source + n - strlen("/" STORE_STATS_FILE),
+		    "/" STORE_STATS_FILE))
+		n -= strlen("/" STORE_STATS_FILE);
+	slash = memrchr(source, '/', n);
+	*len = slash ? n - (size_t)(slash + 1 - source) : n;
+	return slash ? slash + 1 : source;
+}
+
+static bool same_run(const char *a, const char *b)
+{
+	size_t la, lb;
+	const char *ra = source_run(a, &la), *rb = source_run(b, &lb);
+
+	return la == lb && !memcmp(ra, rb, la);
+}
+
+static bool sources_have(char *const *sources, size_t n, const char *run)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_run(sources[i], run))
+			return true;
+	return false;
+}
+
+/*
+ * Whether kdelta's matrix is the matrix of the runs marked ok, in run
+ * order (store.h): a kdelta killed between a run's mark and the matrix's
+ * rewrite, or one that could not write it, leaves another.  If not, says
+ * in why how they first differ.
+ */
+static bool matrix_is_current(const struct matrix *m, const struct run_scan *rs,
+			      struct strbuf *why)
+{
+	size_t i, len;
+	const char *run;
+
+	for (i = 0; i < m->nruns && i < rs->nok; i++)
+		if (!same_run(m->sources[i], rs->ok_stats[i]))
+			break;
+	if (i == m->nruns && i == rs->nok)
+		return true;
+	if (i == m->nruns ||
+	    (i < rs->nok &&
+	     !sources_have(m->sources, m->nruns, rs->ok_stats[i]))) {
+		run = source_run(rs->ok_stats[i], &len);
+		strbuf_addf(why, "run %.*s is complete but not in it",
+			    (int)len, run);
+	} else {
+		run = source_run(m->sources[i], &len);
+		strbuf_addf(why, "it holds run %.*s, which is not a complete run",
+			    (int)len, run);
+	}
+	return false;
+}
+
+/*
+ * A stale matrix.json.gz gives way to its runs' stats.json, and is
+ * rewritten when the store can be written; v->notice says what happened.
+ */
+static int refresh_matrix(const struct result_dir *dir, const char *path,
+			  const struct run_scan *rs, struct matrix *m,
+			  struct variant *v, struct kd_err *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct kd_err werr;
+	int ret = 0;
+
+	if (!m->sources || matrix_is_current(m, rs, &why)) {
+		strbuf_release(&why);
+		return 0;
+	}
+	matrix_release(m);
+	if (matrix_from_stats((const char *const *)rs->ok_stats, rs->nok, m,
+			      err) < 0) {
+		struct kd_err cause = *err;
+
+		ret = kd_error(err, "%s is stale (%s) and cannot be rebuilt: %s",
+			       path, why.buf, cause.msg);
+	} else if (store_write_matrix(dir->path, m, &werr) < 0) {
+		v->notice = xasprintf("%s is stale (%s): compared the runs' stats.json, but could not rewrite it: %s",
+				      path, why.buf, werr.msg);
+	} else {
+		v->notice = xasprintf("%s was stale (%s): rebuilt it from the runs' stats.json",
+				      path, why.buf);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
 int result_dir_load(const struct result_dir *dir, struct matrix *m,
 		    struct variant *v, struct kd_err *err)
 {
 	char *path = matrix_file(dir);
+	char *own = xasprintf("%s/%s", dir->path, STORE_MATRIX_FILE);
 	struct run_scan rs;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
 	if (scan_runs(dir, &rs, err) < 0) {
+		free(own);
 		free(path);
 		return -1;
 	}
@@ -1063,11 +1167,15 @@ int result_dir_load(const struct result_dir *dir, struct matrix *m,
 	else
 		ret = matrix_from_stats((const char *const *)rs.ok_stats,
 					rs.nok, m, err);
+	/* Only kdelta's own matrix is kept in step with the runs' marks. */
+	if (!ret && path && rs.marked && !strcmp(path, own))
+		ret = refresh_matrix(dir, path, &rs, m, v, err);
 	/* lkp-tests' incomplete runs are in its matrix: counted apart. */
 	v->runs = m->nruns - m->nincomplete;
 	v->runs_failed = rs.failed;
 	v->runs_incomplete = rs.incomplete + m->nincomplete;
 	run_scan_release(&rs);
+	free(own);
 	free(path);
 	return ret;
 }

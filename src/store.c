@@ -262,12 +262,25 @@ static int ok_stats_files(const char *commit_dir, char ***out, size_t *n,
 	return 0;
 }
 
+int store_write_matrix(const char *commit_dir, const struct matrix *m,
+		       struct kd_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *path = xasprintf("%s/%s", commit_dir, STORE_MATRIX_FILE);
+	int ret;
+
+	matrix_to_json(m, &text);
+	ret = write_file_atomic_gz(path, text.buf, text.len, err);
+	free(path);
+	strbuf_release(&text);
+	return ret;
+}
+
 int store_rebuild_matrix(const char *commit_dir, size_t *n_runs,
 			 struct kd_err *err)
 {
-	struct strbuf text = STRBUF_INIT;
 	struct matrix m;
-	char **stats, *path;
+	char **stats;
 	size_t n;
 	int ret;
 
@@ -280,10 +293,7 @@ int store_rebuild_matrix(const char *commit_dir, size_t *n_runs,
 		kd_error(err, "%s; extract it again with 'kdelta stats' on its run directory",
 			 why.msg);
 	} else {
-		matrix_to_json(&m, (const char *const *)stats, &text);
-		path = xasprintf("%s/%s", commit_dir, STORE_MATRIX_FILE);
-		ret = write_file_atomic_gz(path, text.buf, text.len, err);
-		free(path);
+		ret = store_write_matrix(commit_dir, &m, err);
 		matrix_release(&m);
 	}
 	if (!ret && n_runs)
@@ -291,7 +301,6 @@ int store_rebuild_matrix(const char *commit_dir, size_t *n_runs,
 	for (size_t i = 0; i < n; i++)
 		free(stats[i]);
 	free(stats);
-	strbuf_release(&text);
 	return ret;
 }
 

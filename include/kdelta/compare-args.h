@@ -62,6 +62,12 @@ struct compare_state {
 	struct result_groups groups;
 	struct result_dir *path_dirs;	/* for path arguments */
 	size_t npath_dirs;
+	/*
+	 * What the command should tell the user on stderr, whether it
+	 * succeeds or not: lines "kdelta <command>: ...\n" (a stale matrix
+	 * rebuilt); compare_load() fills it.
+	 */
+	struct strbuf notices;
 };
 
 /*

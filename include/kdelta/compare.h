@@ -22,6 +22,8 @@ struct variant {
 	size_t runs;		/* complete runs counted */
 	size_t runs_failed;	/* complete but failed */
 	size_t runs_incomplete;	/* started, never completed */
+	char *notice;		/* what the user should hear of its store
+				 * (a stale matrix rebuilt), or NULL */
 };
 
 enum verdict {

@@ -40,6 +40,12 @@ struct matrix {
 	 * NULL when not known: taken as fractions.
 	 */
 	bool *fractions;
+	/*
+	 * stats_source: what each run was read from (lkp-tests and kdelta
+	 * name the run's stats.json), nruns of them; NULL when the file has
+	 * none.
+	 */
+	char **sources;
 };
 
 /*
@@ -50,18 +56,20 @@ int matrix_parse(const char *text, size_t len, const char *path,
 		 struct matrix *out, struct kd_err *err);
 /* Reads matrix.json or matrix.json.gz. */
 int matrix_load(const char *path, struct matrix *out, struct kd_err *err);
-/* Builds a matrix from the stats.json files of runs, in the order given. */
+/*
+ * Builds a matrix from the stats.json files of runs, in the order given;
+ * its sources are their paths.
+ */
 int matrix_from_stats(const char *const *stats_paths, size_t n,
 		      struct matrix *out, struct kd_err *err);
 /*
  * Appends the matrix as lkp-tests writes one, so that its compare reads
- * it: {"metric": [run0, ...], ..., "stats_source": [sources...]} with the
- * metrics sorted by name, every run a number (a run without a value, NAN,
- * is written as 0: lkp-tests cannot read null) in the shortest form that
- * reads back exactly.  sources has m->nruns strings.
+ * it: {"metric": [run0, ...], ..., "stats_source": [m->sources...]} with
+ * the metrics sorted by name, every run a number (a run without a value,
+ * NAN, is written as 0: lkp-tests cannot read null) in the shortest form
+ * that reads back exactly.  Without sources, no stats_source.
  */
-void matrix_to_json(const struct matrix *m, const char *const *sources,
-		    struct strbuf *out);
+void matrix_to_json(const struct matrix *m, struct strbuf *out);
 void matrix_release(struct matrix *m);
 
 /*

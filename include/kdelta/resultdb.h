@@ -134,7 +134,11 @@ int result_dir_runs(const struct result_dir *dir, struct run_counts *out,
 /*
  * Loads a commit directory's matrix (matrix.json[.gz], else the stats.json
  * of its complete runs) and counts its runs into v: complete ones from the
- * matrix, failed and incomplete ones from the run directories.
+ * matrix, failed and incomplete ones from the run directories.  kdelta's
+ * matrix.json.gz whose stats_source names other runs than those marked ok
+ * is stale: the runs' stats.json are read instead, the file is rewritten
+ * when it can be, and v->notice (caller frees) says so; when those cannot
+ * be read, it is an error.
  */
 int result_dir_load(const struct result_dir *dir, struct matrix *m,
 		    struct variant *v, struct kd_err *err);

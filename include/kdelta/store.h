@@ -27,7 +27,9 @@
  *                              over the "ok" runs, in run order, in
  *                              lkp-tests' form (matrix_to_json()): a metric
  *                              missing from some runs has 0 there (older
- *                              stores have null, still read as "no value")
+ *                              stores have null, still read as "no value");
+ *                              one left stale by a kill is rebuilt when
+ *                              compared (result_dir_load())
  */
 #define STORE_JOB_FILE "job.yaml"
 #define STORE_STATS_FILE "stats.json"
@@ -108,6 +110,12 @@ bool store_result_line(const char *line, size_t len, char **key,
  * when there is none (lkp-tests' trees have no such log).  Caller frees.
  */
 char *store_key_result(const char *commit_dir);
+
+struct matrix;
+
+/* Writes m as commit_dir/matrix.json.gz, atomically (matrix_to_json()). */
+int store_write_matrix(const char *commit_dir, const struct matrix *m,
+		       struct kd_err *err);
 
 /*
  * Rewrites commit_dir/matrix.json.gz atomically from the stats.json of

@@ -283,7 +283,6 @@ static void test_write(void)
 {
 	static const double v[] = { 0.1, 1.0 / 3, -0.0, 1e20, 123456789.25,
 				    -7, 2.5e-300, NAN };
-	const char *sources[] = { "r/0/stats.json", "r/1/stats.json" };
 	struct strbuf out = STRBUF_INIT;
 	struct matrix m = { 0 }, back;
 	struct kd_err err;
@@ -297,7 +296,10 @@ static void test_write(void)
 	m.names[3] = xstrdup("m.y");
 	m.values = xcalloc(8, sizeof(double));
 	memcpy(m.values, v, sizeof(v));
-	matrix_to_json(&m, sources, &out);
+	m.sources = xcalloc(2, sizeof(*m.sources));
+	m.sources[0] = xstrdup("r/0/stats.json");
+	m.sources[1] = xstrdup("r/1/stats.json");
+	matrix_to_json(&m, &out);
 	CHECK_STR(out.buf, "{\"a.\\\"q\\\"\\\\\\u0009\":[0,1e+20],"
 		  "\"m.x\":[123456789.25,-7],\"m.y\":[2.5e-300,0],"
 		  "\"z.last\":[0.1,0.3333333333333333],"
@@ -305,10 +307,18 @@ static void test_write(void)
 	CHECK(parse(out.buf, &back, &err) == 0);
 	CHECK(back.nmetrics == 4 && back.nruns == 2);
 	CHECK_STR(back.names[0], m.names[1]);
+	CHECK(back.sources && !strcmp(back.sources[1], "r/1/stats.json"));
 	for (size_t i = 0; i < 8; i++)
 		CHECK(back.values[i] == (isnan(v[(i + 2) % 8]) ? 0 : v[(i + 2) % 8]));
 	matrix_release(&back);
 	matrix_release(&m);
+	/* No stats_source in, none out. */
+	CHECK(parse("{\"a.x\": [1, 2]}", &back, &err) == 0);
+	CHECK(back.sources == NULL);
+	strbuf_reset(&out);
+	matrix_to_json(&back, &out);
+	CHECK_STR(out.buf, "{\"a.x\":[1,2]}\n");
+	matrix_release(&back);
 	strbuf_release(&out);
 }
 
