@@ -6,17 +6,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kdelta/compare-args.h"
 #include "kdelta/git.h"
 #include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
+#include "kdelta/parallel.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -299,7 +298,7 @@ static int comparison_set_params(struct comparison *cmp,
 
 /*
  * Loading the matrices is most of what compare does (JSON parsing), and
- * each variant's is independent: one thread per processor shares them.
+ * each variant's is independent: parallel_for() shares them out.
  */
 struct load_job {
 	const struct result_dir *dir;
@@ -309,41 +308,13 @@ struct load_job {
 	int ret;
 };
 
-struct load_queue {
-	struct load_job *jobs;
-	size_t n;
-	size_t next;		/* taken atomically */
-};
-
-static void *load_worker(void *arg)
+static void load_jobs(void *ctx, size_t begin, size_t end)
 {
-	struct load_queue *q = arg;
-	size_t i;
+	struct load_job *jobs = ctx;
 
-	while ((i = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED)) < q->n) {
-		struct load_job *job = &q->jobs[i];
-
-		job->ret = result_dir_load(job->dir, &job->m, job->v, &job->err);
-	}
-	return NULL;
-}
-
-static void load_all(struct load_queue *q)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nthreads = cpus > 1 ? (size_t)cpus : 1, started = 0;
-	pthread_t *threads;
-
-	if (nthreads > q->n)
-		nthreads = q->n;
-	threads = xcalloc(nthreads, sizeof(*threads));
-	for (size_t t = 1; t < nthreads; t++)
-		if (!pthread_create(&threads[started], NULL, load_worker, q))
-			started++;
-	load_worker(q);
-	for (size_t t = 0; t < started; t++)
-		pthread_join(threads[t], NULL);
-	free(threads);
+	for (size_t i = begin; i < end; i++)
+		jobs[i].ret = result_dir_load(jobs[i].dir, &jobs[i].m,
+					      jobs[i].v, &jobs[i].err);
 }
 
 /* Loads every variant of a group into cmp (rows not yet decided). */
@@ -352,7 +323,7 @@ static int comparison_build(const struct result_group *g,
 			    struct comparison *cmp, struct kd_err *err)
 {
 	size_t n = a->nlabels;
-	struct load_queue q = { xcalloc(n, sizeof(*q.jobs)), n, 0 };
+	struct load_job *jobs = xcalloc(n, sizeof(*jobs));
 	struct matrix **mp = xcalloc(n, sizeof(*mp));
 	int ret = 0;
 
@@ -367,21 +338,21 @@ static int comparison_build(const struct result_group *g,
 		cmp->variants[v].label = a->axis ? xstrdup(a->labels[v])
 					 : store_label_from_name(d->label);
 		cmp->variants[v].path = xstrdup(d->matrix ? d->matrix : d->path);
-		q.jobs[v].dir = d;
-		q.jobs[v].v = &cmp->variants[v];
-		mp[v] = &q.jobs[v].m;
+		jobs[v].dir = d;
+		jobs[v].v = &cmp->variants[v];
+		mp[v] = &jobs[v].m;
 	}
-	load_all(&q);
+	parallel_for(n, 1, load_jobs, jobs);
 	for (size_t v = 0; v < n && !ret; v++)
-		if ((ret = q.jobs[v].ret) < 0)
-			*err = q.jobs[v].err;
+		if ((ret = jobs[v].ret) < 0)
+			*err = jobs[v].err;
 	if (!ret)
 		ret = comparison_set_params(cmp, g->members[0], a->axis, err);
 	if (!ret)
 		comparison_add_matrices(cmp, mp);
 	for (size_t v = 0; v < n; v++)
-		matrix_release(&q.jobs[v].m);
-	free(q.jobs);
+		matrix_release(&jobs[v].m);
+	free(jobs);
 	free(mp);
 	return ret;
 }

@@ -62,6 +62,7 @@
 #include "kdelta/compare.h"
 #include "kdelta/lkp-rules.h"
 #include "kdelta/metric-rules.h"
+#include "kdelta/parallel.h"
 #include "kdelta/util.h"
 
 #define MIN_RUNS 3
@@ -634,23 +635,51 @@ const char *verdict_name(enum verdict verdict)
 	return names[verdict];
 }
 
+/*
+ * The bases' rows, and then the variants, are independent of each other:
+ * parallel_for() shares them among the processors (each variant with its
+ * own scratch arrays), as the loader shares the matrices.
+ */
+#define BASE_ROWS_GRAIN 256
+
+struct decide_work {
+	struct comparison *cmp;
+	const struct compare_options *opt;
+	const struct base_names *bn;
+};
+
+static void decide_bases(void *ctx, size_t begin, size_t end)
+{
+	struct decide_work *w = ctx;
+
+	for (size_t r = begin; r < end; r++)
+		decide_base(&w->cmp->rows[r]);
+}
+
+/* Variants begin + 1 to end: variant 0 is the base. */
+static void decide_variants(void *ctx, size_t begin, size_t end)
+{
+	struct decide_work *w = ctx;
+	double *p = xmalloc(w->cmp->nrows * sizeof(*p));
+	size_t *index = xmalloc(w->cmp->nrows * sizeof(*index));
+
+	for (size_t v = begin + 1; v <= end; v++)
+		decide_variant(w->cmp, v, w->opt, w->bn, p, index);
+	free(p);
+	free(index);
+}
+
 void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 {
+	struct decide_work w = { cmp, opt, NULL };
 	struct base_names bn;
-	double *p;
-	size_t *index;
 
 	if (!cmp->nrows || !cmp->nvariants)
 		return;
-	p = xmalloc(cmp->nrows * sizeof(*p));
-	index = xmalloc(cmp->nrows * sizeof(*index));
-	for (size_t r = 0; r < cmp->nrows; r++)
-		decide_base(&cmp->rows[r]);
+	parallel_for(cmp->nrows, BASE_ROWS_GRAIN, decide_bases, &w);
 	base_names_init(&bn, cmp);
-	for (size_t v = 1; v < cmp->nvariants; v++)
-		decide_variant(cmp, v, opt, &bn, p, index);
+	w.bn = &bn;
+	parallel_for(cmp->nvariants - 1, 1, decide_variants, &w);
 	free(bn.names);
-	free(p);
-	free(index);
 	sort_rows(cmp);
 }

@@ -40,6 +40,7 @@
  * there; a side that mixes both is taken as Floats.
  */
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,17 +526,17 @@ struct pattern_set {
 	size_t n;
 	const char *before, *after;
 	regex_t re;
-	bool compiled;
 };
 
 #define PATTERN_SET(list, before, after) \
-	{ list, ARRAY_SIZE(list), before, after, { 0 }, false }
+	{ list, ARRAY_SIZE(list), before, after, { 0 } }
 
 static struct pattern_set denylist_set = PATTERN_SET(stat_denylist, "(", ")");
 static struct pattern_set allowlist_set =
 	PATTERN_SET(stat_allowlist, "(", ")");
 static struct pattern_set report_set = PATTERN_SET(report_allowlist, "(", ")");
 static struct pattern_set perf_set = PATTERN_SET(perf_metric_patterns, "(", ")");
+static regex_t threshold_res[ARRAY_SIZE(thresholds)];
 
 static void compile_pattern(regex_t *re, const char *pattern)
 {
@@ -543,19 +544,45 @@ static void compile_pattern(regex_t *re, const char *pattern)
 		xdie("BUG: lkp-tests pattern \"%s\" does not compile", pattern);
 }
 
+static void compile_set(struct pattern_set *set)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < set->n; i++)
+		strbuf_addf(&sb, "%s%s%s%s", i ? "|" : "", set->before,
+			    set->patterns[i], set->after);
+	compile_pattern(&set->re, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void compile_all(void)
+{
+	compile_set(&denylist_set);
+	compile_set(&allowlist_set);
+	compile_set(&report_set);
+	compile_set(&perf_set);
+	for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++) {
+		char *p = xasprintf("^(%s)$", thresholds[i].pattern);
+
+		compile_pattern(&threshold_res[i], p);
+		free(p);
+	}
+}
+
+/*
+ * The patterns are compiled once, by whichever thread needs them first:
+ * the comparer decides variants on several threads.
+ */
+static void compile_once(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, compile_all);
+}
+
 static bool set_matches(struct pattern_set *set, const char *name)
 {
-	if (!set->compiled) {
-		struct strbuf sb = STRBUF_INIT;
-
-		for (size_t i = 0; i < set->n; i++)
-			strbuf_addf(&sb, "%s%s%s%s", i ? "|" : "", set->before,
-				    set->patterns[i], set->after);
-		if (regcomp(&set->re, sb.buf, REG_EXTENDED | REG_NOSUB))
-			xdie("BUG: a list of lkp-tests patterns does not compile");
-		strbuf_release(&sb);
-		set->compiled = true;
-	}
+	compile_once();
 	return !regexec(&set->re, name, 0, NULL, 0);
 }
 
@@ -659,20 +686,9 @@ static bool performance_metric(const char *name, bool key)
 /* The first threshold whose pattern matches all of name, or -1. */
 static int threshold_index(const char *name)
 {
-	static regex_t res[ARRAY_SIZE(thresholds)];
-	static bool compiled;
-
-	if (!compiled) {
-		for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++) {
-			char *p = xasprintf("^(%s)$", thresholds[i].pattern);
-
-			compile_pattern(&res[i], p);
-			free(p);
-		}
-		compiled = true;
-	}
+	compile_once();
 	for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++)
-		if (!regexec(&res[i], name, 0, NULL, 0))
+		if (!regexec(&threshold_res[i], name, 0, NULL, 0))
 			return (int)i;
 	return -1;
 }

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "kdelta/parallel.h"
 #include "kdelta/util.h"
 
 static void test_strbuf(void)
@@ -224,8 +225,49 @@ static void test_read_file_limits(void)
 	strbuf_release(&two);
 }
 
+struct visits {
+	unsigned *count;	/* per index */
+	size_t grain;
+	bool range_too_long;
+};
+
+static void visit(void *ctx, size_t begin, size_t end)
+{
+	struct visits *v = ctx;
+
+	if (end <= begin || end - begin > v->grain)
+		__atomic_store_n(&v->range_too_long, true, __ATOMIC_RELAXED);
+	for (size_t i = begin; i < end; i++)
+		__atomic_fetch_add(&v->count[i], 1, __ATOMIC_RELAXED);
+}
+
+/* Every index once, in ranges of at most grain, whatever n and grain. */
+static void test_parallel_for(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 7, 256, 1000, 4097 };
+	static const size_t grains[] = { 0, 1, 3, 256, 5000 };
+
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		for (size_t g = 0; g < ARRAY_SIZE(grains); g++) {
+			struct visits v = {
+				xcalloc(sizes[s] + 1, sizeof(unsigned)),
+				grains[g] ? grains[g] : 1, false,
+			};
+			size_t once = 0;
+
+			parallel_for(sizes[s], grains[g], visit, &v);
+			for (size_t i = 0; i < sizes[s]; i++)
+				once += v.count[i] == 1;
+			CHECK(once == sizes[s]);
+			CHECK(!v.range_too_long);
+			free(v.count);
+		}
+	}
+}
+
 int main(void)
 {
+	test_parallel_for();
 	test_strbuf();
 	test_utf8_repair();
 	test_safe_name();
