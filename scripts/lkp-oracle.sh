@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # kdelta's "--format lkp" and "--test lkp" against lkp-tests' own compare,
-# run on the same matrices.  Needs ruby and ruby-activesupport (Debian) and
-# an lkp-tests work tree:
+# run on the same matrices.  Needs ruby, ruby-activesupport and
+# ruby-tty-command (Debian) and an lkp-tests work tree:
 #
 #   git clone https://github.com/intel/lkp-tests /tmp/lkp   (or any copy)
 #   scripts/lkp-oracle.sh [BUILD_DIR [LKP_SRC [COUNT [SEED]]]]
 #
-# Two sets of inputs: the tables of real robot mails of
+# Three sets of inputs: the tables of real robot mails of
 # testdata/render/mails-lkp.txt, rebuilt as matrices by
-# tests/render/test-mails, and COUNT synthetic result sets
-# (scripts/lkp-oracle/gen-stores.py).  For each: the stats lkp-tests calls
+# tests/render/test-mails, COUNT synthetic result sets
+# (scripts/lkp-oracle/gen-stores.py), and a store that "kdelta run" writes
+# (two commits of an exec job, a stat only some runs print), whose commit
+# directories lkp-tests reads as its own result roots (its load_json of
+# matrix.json[.gz] and matrix_fill_missing_zeros; needs ruby-tty-command).  For each: the stats lkp-tests calls
 # changed and those "kdelta compare --test lkp" calls changed, and the
 # table rows both print (by name), byte for byte.  Prints the counts and
 # every difference; exits 1 when there is one.
@@ -44,4 +47,45 @@ for dir in "$tmp"/mails/* "$tmp"/synthetic/*; do
 	# shellcheck disable=SC2086
 	"$build/kdelta" compare --test lkp $matrices >"$dir/kdelta.table"
 done
-python3 "$here/lkp-oracle/agree.py" "$tmp"/mails/* "$tmp"/synthetic/*
+# A store kdelta wrote.  lkp-tests' load_json runs zcat through the real
+# tty-command gem: only the git stub on RUBYLIB.
+mkdir -p "$tmp/gitstub" "$tmp/store/kdelta-run" && mkdir -m 700 "$tmp/w"
+ln -s "$here/lkp-oracle/stub/git.rb" "$tmp/gitstub/git.rb"
+if ruby -e 'require "tty-command"' 2>/dev/null; then
+	cat >"$tmp/bench.sh" <<'EOF'
+#!/bin/sh
+# ops: the commit's RATE and a little noise; retries: odd runs only.
+n=$(cat "$STATE" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$STATE"
+echo "ops: $((RATE + n % 3))"
+[ $((n % 2)) = 1 ] && echo "retries: $n"
+exit 0
+EOF
+	chmod +x "$tmp/bench.sh"
+	printf 'testcase: lkp-oracle\nmonitors: {}\nexec:\n  argv: [%s]\n' \
+		"$tmp/bench.sh" >"$tmp/job.yaml"
+	for c in base:1000 new:1100; do
+		STATE=$tmp/count RATE=${c#*:} "$build/kdelta" run "$tmp/job.yaml" \
+			--commit "${c%%:*}" --runs 5 --result-root "$tmp/r" \
+			--work-dir "$tmp/w" >/dev/null 2>"$tmp/run.log" ||
+			{ cat "$tmp/run.log" >&2; exit 1; }
+	done
+	d=$tmp/store/kdelta-run
+	dirs=()
+	for c in base new; do
+		dirs+=("$(dirname "$(echo "$tmp"/r/*/*/*/"$c"/matrix.json.gz)")")
+		zcat "${dirs[-1]}/matrix.json.gz" >"$d/$c.json"
+	done
+	RUBYLIB=$tmp/gitstub LKP_SRC=$lkp ruby "$here/lkp-oracle/compare.rb" \
+		--keys "${dirs[@]}" >"$d/lkp.keys"
+	RUBYLIB=$tmp/gitstub LKP_SRC=$lkp ruby "$here/lkp-oracle/compare.rb" \
+		"${dirs[@]}" >"$d/lkp.table"
+	"$build/kdelta" compare --result-root "$tmp/r" --test lkp --format csv \
+		base new >"$d/kdelta.csv"
+	"$build/kdelta" compare --result-root "$tmp/r" --test lkp base new \
+		>"$d/kdelta.table"
+else
+	echo "lkp-oracle: no ruby-tty-command: a store kdelta wrote not checked (apt-get install ruby-tty-command)" >&2
+fi
+python3 "$here/lkp-oracle/agree.py" "$tmp"/mails/* "$tmp"/synthetic/* \
+	"$tmp"/store/*

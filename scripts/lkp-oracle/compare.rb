@@ -6,8 +6,12 @@
 # Needs ruby, ruby-activesupport and an lkp-tests work tree in LKP_SRC; this
 # file holds none of lkp-tests' code, it only calls it.
 #
-#   compare.rb [--all | --keys] MATRIX.json[.gz]...
+#   compare.rb [--all | --keys] MATRIX.json[.gz]... | COMMIT_DIR...
 #
+# A commit directory of a kdelta store is read as lkp-tests reads its own
+# result roots: its load_json of DIR/matrix.json (which takes
+# matrix.json.gz; it runs zcat through the tty-command gem, Debian's
+# ruby-tty-command, not the stub) and matrix_fill_missing_zeros.
 # The first matrix is the base.  Prints lkp-tests' table for the group
 # (--all: a row for every stat, as "ncompare -a"), or with --keys the names
 # of the stats lkp-tests calls changed, one a line, sorted.
@@ -16,6 +20,7 @@ require 'zlib'
 
 LKP_SRC = ENV.fetch('LKP_SRC')
 require "#{LKP_SRC}/lib/compare"
+require "#{LKP_SRC}/lib/matrix"
 
 # A result root that is one matrix file and one commit axis.
 class OracleRoot
@@ -23,8 +28,13 @@ class OracleRoot
   attr_reader :axes
 
   def initialize(path, label)
-    text = path.end_with?('.gz') ? Zlib::GzipReader.open(path, &:read) : File.read(path)
-    @matrix = JSON.parse(text)
+    if File.directory?(path)
+      @matrix = matrix_fill_missing_zeros(load_json("#{path}/matrix.json"))
+      raise "#{path}: lkp-tests read no matrix" unless @matrix['stats_source']
+    else
+      text = path.end_with?('.gz') ? Zlib::GzipReader.open(path, &:read) : File.read(path)
+      @matrix = JSON.parse(text)
+    end
     @axes = { 'commit' => label }
   end
 
