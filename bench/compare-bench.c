@@ -4,7 +4,10 @@
  * number of commits and of metrics, and how it stands against zcat
  * inflating the same matrices.
  *
- *	compare-bench [KDELTA]		(default: ./kdelta, from the build dir)
+ *	compare-bench [KDELTA [COMMITS METRICS]]
+ *
+ * KDELTA defaults to ./kdelta (from the build dir); COMMITS and METRICS
+ * measure that one size instead of the issue's list.
  *
  * Writes stores of N commits x 10 runs x M metrics (a few workload
  * results, the rest monitor counters with noise) into a temporary
@@ -270,13 +273,25 @@ int main(int argc, char **argv)
 		{ 3, 20000 }, { 3, 50000 }, { 30, 50000 },
 	};
 	const char *kdelta = argc > 1 ? argv[1] : "./kdelta";
-	char tmp[] = "/tmp/kdelta-bench.XXXXXX";
+	const struct size *list = sizes;
+	size_t nsizes = ARRAY_SIZE(sizes);
+	struct size one;
+	char tmp[] = "/tmp/kdelta-bench.XXXXXX", *end1, *end2;
 	double base = 0;
 	long base_kb = 0;
 	int ret = 0;
 
-	if (access(kdelta, X_OK) || !mkdtemp(tmp)) {
-		fprintf(stderr, "usage: compare-bench [path/to/kdelta]\n");
+	if (argc == 4) {
+		one.commits = strtoul(argv[2], &end1, 10);
+		one.metrics = strtoul(argv[3], &end2, 10);
+		list = &one;
+		nsizes = 1;
+	}
+	if (argc == 3 || argc > 4 || access(kdelta, X_OK) ||
+	    (argc == 4 && (*end1 || *end2 || one.commits < 2 ||
+			   one.metrics < 1)) ||
+	    !mkdtemp(tmp)) {
+		fprintf(stderr, "usage: compare-bench [path/to/kdelta [COMMITS METRICS]]  (COMMITS >= 2)\n");
 		return 2;
 	}
 	if (baseline_rss(kdelta, tmp, &base_kb) < 0) {
@@ -290,8 +305,8 @@ int main(int argc, char **argv)
 	printf("%7s %8s %9s %9s %6s %9s %6s %9s %9s %6s\n", "commits",
 	       "metrics", "kdelta/ms", "zcat/ms", "ratio", "us/cell", "growth",
 	       "mem/MB", "input/MB", "mem/in");
-	for (size_t i = 0; i < ARRAY_SIZE(sizes) && !ret; i++)
-		ret = measure(kdelta, tmp, sizes[i], base_kb, &base);
+	for (size_t i = 0; i < nsizes && !ret; i++)
+		ret = measure(kdelta, tmp, list[i], base_kb, &base);
 	if (nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS))
 		fprintf(stderr, "compare-bench: could not remove %s\n", tmp);
 	return ret ? 1 : 0;
