@@ -97,9 +97,6 @@ static double population_stddev(const double *x, size_t n, double mean)
 
 void summarize(const double *x, size_t n, struct sample_summary *out)
 {
-	double stack_buf[STACK_SAMPLES];
-	double *sorted;
-
 	memset(out, 0, sizeof(*out));
 	out->n = n;
 	if (!n)
@@ -115,11 +112,11 @@ void summarize(const double *x, size_t n, struct sample_summary *out)
 	/* A spread beyond double precision stays visible in rel_stddev. */
 	if (out->mean != 0 || !isfinite(out->stddev))
 		out->rel_stddev = 100 * out->stddev / fabs(out->mean);
-	sorted = sorted_copy(x, n, stack_buf);
-	out->min = sorted[0];
-	out->max = sorted[n - 1];
-	out->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
-	free_copy(sorted, stack_buf);
+	out->min = out->max = x[0];
+	for (size_t i = 1; i < n; i++) {
+		out->min = fmin(out->min, x[i]);
+		out->max = fmax(out->max, x[i]);
+	}
 }
 
 /* Two-sided p of Student's t with df degrees of freedom. */

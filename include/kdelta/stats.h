@@ -20,7 +20,6 @@ struct sample_summary {
 	double pop_stddev;	/* population standard deviation (n), as
 				 * lkp-tests prints it */
 	double min, max;
-	double median;
 };
 
 void summarize(const double *x, size_t n, struct sample_summary *out);

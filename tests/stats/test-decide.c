@@ -77,7 +77,7 @@ static bool cell_is_finite(const struct metric_cell *c)
 	const struct sample_summary *s = &c->sum;
 
 	return !isnan(s->mean) && !isnan(s->stddev) && !isnan(s->rel_stddev) &&
-	       !isnan(s->min) && !isnan(s->max) && !isnan(s->median) &&
+	       !isnan(s->min) && !isnan(s->max) &&
 	       !isnan(c->change) && !isnan(c->q) && !isnan(c->test.p) &&
 	       !isnan(c->test.statistic) && !isnan(c->test.df) &&
 	       c->rule != NULL;
