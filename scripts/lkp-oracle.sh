@@ -72,9 +72,9 @@ EOF
 	done
 	d=$tmp/store/kdelta-run
 	dirs=()
-	for c in base new; do
+	for c in base new; do	# as 0.json, 1.json: the matrices in order
 		dirs+=("$(dirname "$(echo "$tmp"/r/*/*/*/"$c"/matrix.json.gz)")")
-		zcat "${dirs[-1]}/matrix.json.gz" >"$d/$c.json"
+		zcat "${dirs[-1]}/matrix.json.gz" >"$d/$((${#dirs[@]} - 1)).json"
 	done
 	RUBYLIB=$tmp/gitstub LKP_SRC=$lkp ruby "$here/lkp-oracle/compare.rb" \
 		--keys "${dirs[@]}" >"$d/lkp.keys"
