@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -24,9 +25,11 @@ static void run_usage(FILE *out)
 		"usage: kdelta run JOB.yaml... [--commit ID | --commits A,B,...]\n"
 		"                  [--runs N] [--warmup N] [--result-root DIR]\n"
 		"                  [--work-dir DIR] [--setup CMD]\n"
+		"                  [--order shuffled|fixed] [--seed N]\n"
 		"\n"
-		"Runs every job of the job files for each commit, interleaving the\n"
-		"commits (A B A B ...), and stores each run under\n"
+		"Runs every job of the job files for each commit, in rounds: round n\n"
+		"holds the n-th run of every job and commit, in an order drawn anew\n"
+		"for each round.  Stores each run under\n"
 		"RESULT_ROOT/<testcase>/<param-dir>/<host>/<commit>/<run>/.\n"
 		"\n"
 		"    --commit ID         label of what runs (default: the running kernel's\n"
@@ -43,6 +46,11 @@ static void run_usage(FILE *out)
 		"                        ~/.cache/kdelta/work)\n"
 		"    --setup CMD         run 'sh -c CMD' before each run, {commit} replaced\n"
 		"                        by the label, $KDELTA_COMMIT set\n"
+		"    --order fixed       job by job instead, each round going through the\n"
+		"                        commits in the order given (A B A B ...)\n"
+		"    --seed N            the order of the rounds that seed N gives (printed,\n"
+		"                        and recorded in each run's job.yaml); default: a\n"
+		"                        random seed\n"
 		"\n"
 		"Workloads:\n",
 		RUNNER_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT);
@@ -63,6 +71,9 @@ struct run_args {
 	const char *result_root;
 	const char *work_dir;
 	const char *setup;
+	enum run_order order;
+	bool seed_given;
+	uint64_t seed;
 	char **labels;
 	size_t n_labels;
 	struct job **jobs;
@@ -84,6 +95,44 @@ static int parse_count(const char *opt, const char *arg, long min, long *out)
 	return 0;
 }
 
+static int parse_order(const char *arg, enum run_order *out)
+{
+	for (int i = 0; run_order_names[i]; i++)
+		if (!strcmp(arg, run_order_names[i])) {
+			*out = (enum run_order)i;
+			return 0;
+		}
+	fprintf(stderr, "kdelta run: --order expects shuffled or fixed, not '%s'\n",
+		arg);
+	return -1;
+}
+
+static int parse_seed(const char *arg, uint64_t *out)
+{
+	int64_t value;
+
+	if (parse_int(arg, &value, NULL) < 0 || value < 0) {
+		fprintf(stderr, "kdelta run: --seed expects a number of 0 or more, not '%s'\n",
+			arg);
+		return -1;
+	}
+	*out = (uint64_t)value;
+	return 0;
+}
+
+/* A seed nobody chose: short enough to type again. */
+static uint64_t random_seed(void)
+{
+	uint32_t seed;
+
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
+		double now = now_epoch();
+
+		seed = (uint32_t)hash64(&now, sizeof(now)) ^ (uint32_t)getpid();
+	}
+	return seed;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option options[] = {
@@ -94,6 +143,8 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "result-root", required_argument, NULL, 'R' },
 		{ "work-dir", required_argument, NULL, 'W' },
 		{ "setup", required_argument, NULL, 's' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,6 +179,15 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 			break;
 		case 's':
 			a->setup = optarg;
+			break;
+		case 'o':
+			if (parse_order(optarg, &a->order) < 0)
+				return -1;
+			break;
+		case 'S':
+			if (parse_seed(optarg, &a->seed) < 0)
+				return -1;
+			a->seed_given = true;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -321,6 +381,8 @@ static int run_batch(struct run_args *a)
 		.commits = (const char *const *)a->labels,
 		.n_commits = a->n_labels, .runs = a->runs, .warmup = a->warmup,
 		.result_root = abs_root, .work_dir = &wd, .setup = a->setup,
+		.order = a->order,
+		.seed = a->seed_given ? a->seed : random_seed(),
 		.log = stderr, .live = isatty(STDERR_FILENO),
 	};
 	struct runner_summary summary;

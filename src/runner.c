@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,29 +27,112 @@
 #include "kdelta/workload.h"
 #include "version.h"
 
-void run_plan(const unsigned *runs, size_t n_jobs, size_t n_commits,
-	      unsigned warmup, struct run_step **out, size_t *n)
+const char *const run_order_names[] = { "shuffled", "fixed", NULL };
+
+static void plan_add(struct run_plan *plan, size_t job, size_t commit,
+		     unsigned round, bool warmup)
 {
-	size_t alloc = 0;
+	ALLOC_GROW(plan->steps, plan->n + 1, plan->alloc);
+	plan->steps[plan->n++] = (struct run_step){
+		.job = job, .commit = commit, .round = round, .warmup = warmup,
+	};
+}
 
-	*out = NULL;
-	*n = 0;
-	for (size_t j = 0; j < n_jobs; j++) {
-		unsigned rounds = warmup + runs[j];
+/*
+ * Shuffles the steps from first on, the batch's round number plan->rounds,
+ * in the order that the seed and the round's number give: Fisher and
+ * Yates' shuffle.  The order of a round depends on nothing else (not on
+ * the machine's byte order either), so that --seed repeats it.
+ */
+static void plan_shuffle(struct run_plan *plan, size_t first)
+{
+	uint64_t round = plan->rounds;
+	uint64_t state = plan->seed ^ splitmix64(&round);
 
-		for (unsigned r = 0; r < rounds; r++) {
-			for (size_t c = 0; c < n_commits; c++) {
-				struct run_step *s;
+	for (size_t i = plan->n - 1; i > first; i--) {
+		size_t j = first + splitmix64(&state) % (i - first + 1);
+		struct run_step t = plan->steps[i];
 
-				ALLOC_GROW(*out, *n + 1, alloc);
-				s = &(*out)[(*n)++];
-				s->job = j;
-				s->commit = c;
-				s->warmup = r < warmup;
-				s->round = s->warmup ? r : r - warmup;
-			}
-		}
+		plan->steps[i] = plan->steps[j];
+		plan->steps[j] = t;
 	}
+}
+
+/* A round: the n-th run of every job in it (those with in[j]). */
+static void plan_round(struct run_plan *plan, const bool *in, bool warmup,
+		       unsigned warmup_round)
+{
+	size_t first = plan->n;
+
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		if (!in[j])
+			continue;
+		for (size_t c = 0; c < plan->n_commits; c++)
+			plan_add(plan, j, c,
+				 warmup ? warmup_round : plan->runs[j], warmup);
+		if (!warmup)
+			plan->runs[j]++;
+	}
+	if (plan->order == RUN_ORDER_SHUFFLED && plan->n > first)
+		plan_shuffle(plan, first);
+	plan->rounds++;
+}
+
+/* kdelta 0.1's order: job by job, its rounds going through the commits. */
+static void plan_fixed(struct run_plan *plan, const unsigned *runs,
+		       unsigned warmup)
+{
+	for (size_t j = 0; j < plan->n_jobs; j++)
+		for (unsigned r = 0; r < warmup + runs[j]; r++)
+			for (size_t c = 0; c < plan->n_commits; c++)
+				plan_add(plan, j, c, r < warmup ? r : r - warmup,
+					 r < warmup);
+	for (size_t j = 0; j < plan->n_jobs; j++)
+		plan->runs[j] = runs[j];
+}
+
+void run_plan_init(struct run_plan *plan, const unsigned *runs,
+		   size_t n_jobs, size_t n_commits, unsigned warmup,
+		   enum run_order order, uint64_t seed)
+{
+	bool *in = xcalloc(n_jobs ? n_jobs : 1, sizeof(*in));
+	unsigned most = 0;
+
+	*plan = (struct run_plan){
+		.n_jobs = n_jobs, .n_commits = n_commits, .order = order,
+		.seed = seed, .runs = xcalloc(n_jobs ? n_jobs : 1, sizeof(unsigned)),
+	};
+	for (size_t j = 0; j < n_jobs; j++)
+		most = runs[j] > most ? runs[j] : most;
+	if (order == RUN_ORDER_FIXED) {
+		plan_fixed(plan, runs, warmup);
+		plan->rounds = warmup + most;
+		free(in);
+		return;
+	}
+	for (unsigned r = 0; r < warmup; r++) {
+		for (size_t j = 0; j < n_jobs; j++)
+			in[j] = true;
+		plan_round(plan, in, true, r);
+	}
+	for (unsigned r = 0; r < most; r++) {
+		for (size_t j = 0; j < n_jobs; j++)
+			in[j] = r < runs[j];
+		plan_round(plan, in, false, 0);
+	}
+	free(in);
+}
+
+void run_plan_add_round(struct run_plan *plan, const bool *more)
+{
+	plan_round(plan, more, false, 0);
+}
+
+void run_plan_release(struct run_plan *plan)
+{
+	free(plan->steps);
+	free(plan->runs);
+	*plan = (struct run_plan){ 0 };
 }
 
 unsigned job_runs(const struct job *job, int runs_option)
@@ -101,6 +185,7 @@ struct batch {
 	struct job *const *jobs;
 	size_t n_jobs;
 	struct machine machine;
+	struct run_plan plan;
 	struct progress progress;
 	struct strbuf noticed;	/* "\n<name>\n" of monitors already noticed */
 	bool no_cgroup_noticed;
@@ -166,6 +251,25 @@ static void set_number(struct jnode *map, const char *key, const char *fmt,
 	set_scalar(map, key, buf);
 }
 
+/* Whether any round holds more than one run: then the order matters. */
+static bool plan_has_order(const struct run_plan *plan)
+{
+	return plan->order == RUN_ORDER_SHUFFLED &&
+	       plan->n_jobs * plan->n_commits > 1;
+}
+
+/* The order of the batch, and the seed that repeats it. */
+static void record_order(struct run *r)
+{
+	char seed[32];
+
+	if (!plan_has_order(&r->b->plan))
+		return;
+	set_scalar(r->kdelta, "order", run_order_names[r->b->plan.order]);
+	snprintf(seed, sizeof(seed), "%" PRIu64, r->b->plan.seed);
+	set_scalar(r->kdelta, "seed", seed);
+}
+
 /* The job as it runs, with commit, host, machine and kdelta. */
 static void record_init(struct run *r)
 {
@@ -187,6 +291,7 @@ static void record_init(struct run *r)
 	set_scalar(r->kdelta, "start_date", date);
 	if (r->b->opts->setup)
 		set_scalar(r->kdelta, "setup", r->b->opts->setup);
+	record_order(r);
 	jnode_set(r->record, "kdelta", r->kdelta);
 }
 
@@ -637,7 +742,7 @@ static int run_one(struct run *r, struct kd_err *err)
 }
 
 static void step_title(const struct batch *b, const struct run_step *s,
-		       unsigned runs, struct strbuf *out)
+		       struct strbuf *out)
 {
 	const struct job *job = b->jobs[s->job];
 
@@ -648,16 +753,16 @@ static void step_title(const struct batch *b, const struct run_step *s,
 	if (s->warmup)
 		strbuf_addf(out, "warmup %u/%u", s->round + 1, b->opts->warmup);
 	else
-		strbuf_addf(out, "run %u/%u", s->round + 1, runs);
+		strbuf_addf(out, "run %u/%u", s->round + 1, b->plan.runs[s->job]);
 }
 
 /* Runs one step of the plan; -1 stops the batch. */
 static int batch_step(struct batch *b, const struct run_step *s,
-		      unsigned runs, struct kd_err *err)
+		      struct kd_err *err)
 {
 	const struct job *job = b->jobs[s->job];
 	struct run r = {
-		.b = b, .job = job, .step = s, .runs = runs,
+		.b = b, .job = job, .step = s, .runs = b->plan.runs[s->job],
 		.commit = b->opts->commits[s->commit],
 		.wl = workload_find(job_workload(job)),
 		.ws = { .fd = -1, .state_fd = -1 },
@@ -668,7 +773,7 @@ static int batch_step(struct batch *b, const struct run_step *s,
 
 	strbuf_init(&r.failure);
 	r.prefix = workload_prefix(r.wl, jnode_get(job->root, r.wl->section.name));
-	step_title(b, s, runs, &line);
+	step_title(b, s, &line);
 	progress_begin(&b->progress, line.buf);
 	r.start = now_monotonic();
 	ret = run_one(&r, err);
@@ -705,8 +810,6 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 	struct batch b = { .opts = opts, .jobs = jobs, .n_jobs = n_jobs,
 			   .summary = summary };
 	unsigned *runs = xcalloc(n_jobs ? n_jobs : 1, sizeof(*runs));
-	struct run_step *plan;
-	size_t n;
 	int ret = 0;
 
 	memset(summary, 0, sizeof(*summary));
@@ -724,12 +827,17 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 		free(runs);
 		return -1;
 	}
-	run_plan(runs, n_jobs, opts->n_commits, opts->warmup, &plan, &n);
-	progress_init(&b.progress, opts->log, opts->live, n);
+	run_plan_init(&b.plan, runs, n_jobs, opts->n_commits, opts->warmup,
+		      opts->order, opts->seed);
+	free(runs);
+	progress_init(&b.progress, opts->log, opts->live, b.plan.n);
 	strbuf_init(&b.noticed);
 	strbuf_addch(&b.noticed, '\n');
-	for (size_t i = 0; i < n && !summary->signal; i++) {
-		ret = batch_step(&b, &plan[i], runs[plan[i].job], err);
+	if (plan_has_order(&b.plan))
+		progress_notice(&b.progress, "runs in rounds, each in the order of seed %" PRIu64 " (--seed %" PRIu64 " repeats it)",
+				opts->seed, opts->seed);
+	for (size_t i = 0; i < b.plan.n && !summary->signal; i++) {
+		ret = batch_step(&b, &b.plan.steps[i], err);
 		if (ret < 0)
 			break;
 		if (!summary->signal)
@@ -738,8 +846,7 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 	progress_release(&b.progress);
 	strbuf_release(&b.noticed);
 	machine_release(&b.machine);
-	free(plan);
-	free(runs);
+	run_plan_release(&b.plan);
 	return ret;
 }
 

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kdelta/err.h"
@@ -21,6 +22,34 @@ struct work_dir;
 /* Runs per job and commit when neither the job nor --runs says. */
 #define RUNNER_DEFAULT_RUNS 3
 
+/*
+ * The order of a batch's runs (the plan).
+ *
+ * Shuffled (the default): in rounds.  Every job and every commit gets its
+ * n-th run in round n, warmup rounds first, so that the machine's drift
+ * falls alike on every commit and on every job, and so on the jobs that
+ * --axis compares with each other.  A job with fewer runs than another
+ * takes no part in the later rounds.  Within a round the order is drawn
+ * from the seed, because any fixed order would favour one of them (the
+ * first after a pause, or after the same other run, every time): the same
+ * seed gives the same order.
+ *
+ * Fixed: kdelta 0.1's order.  Job by job, in the order of the job files;
+ * for each job its warmup rounds, then its runs, each round going through
+ * the commits in the order given (A B C A B C ...).
+ *
+ * Rounds added afterwards (kdelta run --until-decided) hold the jobs asked
+ * for, each with every commit: shuffled as above, or in the fixed order of
+ * jobs and commits.
+ */
+enum run_order {
+	RUN_ORDER_SHUFFLED,
+	RUN_ORDER_FIXED,
+};
+
+/* "shuffled", "fixed", indexed by enum run_order, then NULL. */
+extern const char *const run_order_names[];
+
 struct runner_opts {
 	const char *const *commits;	/* labels, already checked */
 	size_t n_commits;
@@ -29,6 +58,8 @@ struct runner_opts {
 	const char *result_root;
 	const struct work_dir *work_dir;	/* opened, private (workdir.h) */
 	const char *setup;		/* shell command template, or NULL */
+	enum run_order order;
+	uint64_t seed;			/* of the shuffled order */
 	int cancel_fd;			/* readable: stop (proc_catch_signals) */
 	FILE *log;			/* progress and notices */
 	bool live;			/* one live status line (a terminal) */
@@ -56,21 +87,34 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 	       struct kd_err *err);
 void runner_summary_release(struct runner_summary *summary);
 
-/*
- * One planned run.  For each job: its warmup rounds, then its runs, each
- * round going through the commits in order (A B C A B C ...), so that
- * drift of the machine falls on every commit alike.
- */
 struct run_step {
 	size_t job;
 	size_t commit;
-	unsigned round;		/* 0-based, counted separately for warmups */
+	unsigned round;		/* the job's: 0-based, counted separately
+				 * for warmups */
 	bool warmup;
 };
 
-/* runs[j]: runs of job j per commit.  Caller frees *out. */
-void run_plan(const unsigned *runs, size_t n_jobs, size_t n_commits,
-	      unsigned warmup, struct run_step **out, size_t *n);
+struct run_plan {
+	struct run_step *steps;
+	size_t n, alloc;
+	size_t n_jobs, n_commits;
+	unsigned *runs;		/* of each job per commit, planned so far */
+	unsigned rounds;	/* the batch's rounds so far, warmups too */
+	enum run_order order;
+	uint64_t seed;
+};
+
+/*
+ * The plan of runs[j] runs of each job j per commit, after warmup
+ * warmup rounds.  Release with run_plan_release().
+ */
+void run_plan_init(struct run_plan *plan, const unsigned *runs,
+		   size_t n_jobs, size_t n_commits, unsigned warmup,
+		   enum run_order order, uint64_t seed);
+/* Appends one round of every job j with more[j], with every commit. */
+void run_plan_add_round(struct run_plan *plan, const bool *more);
+void run_plan_release(struct run_plan *plan);
 
 /* Runs of a job: opts->runs if set, else the job's "runs", else 3. */
 unsigned job_runs(const struct job *job, int runs_option);

@@ -125,6 +125,13 @@ char *utf8_repair(const char *s);
 /* 64-bit FNV-1a hash, for short stable digests in names. */
 uint64_t hash64(const void *data, size_t len);
 
+/*
+ * The next number of Steele, Lea and Flood's splitmix64 generator from
+ * *state: a different sequence for each seed, the same for the same seed.
+ * For reproducible choices (the order of runs), never for secrets.
+ */
+uint64_t splitmix64(uint64_t *state);
+
 /* Seconds since the epoch, and a monotonic clock, as doubles. */
 double now_epoch(void);
 double now_monotonic(void);

@@ -71,11 +71,7 @@ struct aim7_worker {
 
 static uint64_t aim7_random(struct aim7_worker *w)
 {
-	uint64_t z = (w->random += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&w->random);
 }
 
 static uint64_t aim7_blocks(const struct aim7_params *p)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # kdelta run with two commits and a setup hook, through to matrix.json.gz:
-# the store's shape, run numbering, A B A B interleaving, the machine
+# the store's shape, run numbering, rounds of both commits, the machine
 # record, stats.json's metrics, latency_stats unavailable, the log lines.
 . "$TESTLIB"
 # Whatever a test forgets to say, nothing goes outside $T.
@@ -29,10 +29,13 @@ grep -q '^kdelta: 6 run(s) ok, 0 failed; results in ' "$T/stderr" ||
 [ "$(grep -c 'latency_stats unavailable' "$T/stderr")" = 1 ] ||
 	fail "latency_stats notice not printed exactly once"
 
-# The setup hook ran before each run, alternating.
-printf '%s\n' "base base" "test test" "base base" "test test" "base base" \
-	"test test" >"$T/setup.want"
-diff -u "$T/setup.want" "$T/setup.log" >&2 || fail "setup hook order"
+# The setup hook ran before each run, in rounds of both commits.
+[ "$(wc -l <"$T/setup.log")" = 6 ] || fail "setup hook runs: $(cat "$T/setup.log")"
+for round in 1 3 5; do
+	sed -n "${round},$((round + 1))p" "$T/setup.log" | sort | tr '\n' ' ' |
+		grep -qx 'base base test test ' ||
+		fail "setup hook round at line $round: $(cat "$T/setup.log")"
+done
 
 # Nothing is left in the work directory.
 # The work directory keeps only its lock file.
@@ -87,8 +90,9 @@ for commit in ("base", "test"):
     check(len(m["aim9.creat-clo.ops_per_sec"]) == 3, f"{cdir}: matrix column")
     check(all(len(v) == 3 for v in m.values()), f"{cdir}: ragged matrix")
 order = [(c, r) for _, c, r in sorted(starts)]
-want = [(c, r) for r in range(3) for c in ("base", "test")]
-check(order == want, f"run order {order}")
+rounds = [sorted(order[i:i + 2]) for i in range(0, 6, 2)]
+want = [[("base", r), ("test", r)] for r in range(3)]
+check(rounds == want, f"run order {order}")
 for e in errors:
     print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if errors else 0)
