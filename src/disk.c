@@ -141,36 +141,59 @@ static int parse_brd(const char *disk, uint64_t *size, struct kd_err *err)
 	return 0;
 }
 
-/* Checks the combination of disk, fs and fs_mount_options. */
+int fs_constraints(const struct jnode *job, const char **at,
+		   struct kd_err *err)
+{
+	const char *disk = nonempty(jnode_str(job, "disk"));
+	const char *fs = nonempty(jnode_str(job, "fs"));
+	const char *options = nonempty(jnode_str(job, "fs_mount_options"));
+	struct strbuf data = STRBUF_INIT;
+	unsigned long flags;
+	int ret;
+
+	*at = disk ? "disk" : "fs_mount_options";
+	if (!fs && disk)
+		return kd_error(err,
+				"disk: %s needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
+				disk);
+	if (!fs && options)
+		return kd_error(err,
+				"fs_mount_options: '%s' needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
+				options);
+	if (!fs)
+		return 0;
+	*at = "fs";
+	if (strcmp(fs, "tmpfs") && !find_block_fs(fs))
+		return kd_error(err,
+				"fs: '%s' is not supported; use xfs, ext4, btrfs or tmpfs",
+				fs);
+	if (strcmp(fs, "tmpfs") && !disk)
+		return kd_error(err,
+				"fs: %s needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G",
+				fs);
+	*at = "fs_mount_options";
+	ret = mount_options_parse(options, &flags, &data, err);
+	strbuf_release(&data);
+	return ret;
+}
+
+/* The combination of disk, fs and fs_mount_options, checked. */
 static int read_fs_config(const struct jnode *job, struct fs_config *c,
 			  struct kd_err *err)
 {
+	const char *at;
+
 	c->disk = nonempty(jnode_str(job, "disk"));
 	c->fs = nonempty(jnode_str(job, "fs"));
 	c->options = nonempty(jnode_str(job, "fs_mount_options"));
+	if (fs_constraints(job, &at, err) < 0)
+		return -1;
 	if (c->disk && parse_brd(c->disk, &c->disk_size, err))
 		return -1;
-	if (!c->fs && c->disk)
-		return kd_error(err,
-				"disk: %s needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
-				c->disk);
-	if (!c->fs && c->options)
-		return kd_error(err,
-				"fs_mount_options: '%s' needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
-				c->options);
 	if (!c->fs)
 		return 0;
-	if (strcmp(c->fs, "tmpfs")) {
+	if (strcmp(c->fs, "tmpfs"))
 		c->block = find_block_fs(c->fs);
-		if (!c->block)
-			return kd_error(err,
-					"fs: '%s' is not supported; use xfs, ext4, btrfs or tmpfs",
-					c->fs);
-		if (!c->disk)
-			return kd_error(err,
-					"fs: %s needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G",
-					c->fs);
-	}
 	return mount_options_parse(c->options, &c->flags, &c->data, err);
 }
 

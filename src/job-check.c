@@ -469,6 +469,52 @@ int job_validate(const struct job_loader *ld, const struct jnode *root)
 	return 0;
 }
 
+/*
+ * A section's constraints on a completed job.  The message goes behind the
+ * position of the value it is about; a default, which is in no file,
+ * points at the section instead (at the job for the common parameters).
+ */
+static int check_constraints(const struct job_loader *ld,
+			     const struct param_section *section,
+			     const struct jnode *map, const struct jnode *job)
+{
+	const struct jnode *where = map, *value;
+	const char *at = NULL;
+
+	if (!section || !section->constraints ||
+	    !section->constraints(map, &at, ld->err))
+		return 0;
+	value = at ? jnode_get(map, at) : NULL;
+	if (value && value->line)
+		where = value;
+	if (!where->line)
+		where = job;
+	return kd_error_prefix(ld->err, "%s:%d:%d", ld->name, where->line,
+			       where->col);
+}
+
+int job_check_constraints(const struct job_loader *ld, const struct jnode *job)
+{
+	const struct jnode *monitors = jnode_get(job, "monitors");
+
+	if (check_constraints(ld, ld->schema->common, job, job))
+		return -1;
+	for (size_t i = 0; i < job->n; i++) {
+		const struct param_section *section =
+			schema_workload(ld->schema, job->keys[i]);
+
+		if (section && check_constraints(ld, section, job->values[i], job))
+			return -1;
+	}
+	for (size_t i = 0; monitors && monitors->kind == JNODE_MAP &&
+			   i < monitors->n; i++)
+		if (check_constraints(ld, schema_monitor(ld->schema,
+							 monitors->keys[i]),
+				      monitors->values[i], job))
+			return -1;
+	return 0;
+}
+
 struct jnode *param_default(const struct param_spec *spec)
 {
 	bool list = spec->type == PARAM_LIST;

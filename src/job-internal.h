@@ -69,6 +69,12 @@ int job_validate(const struct job_loader *ld, const struct jnode *root);
  * a list of monitors made a mapping.  Returns the workload key or NULL.
  */
 const char *job_complete(const struct job_loader *ld, struct jnode *root);
+/*
+ * Checks a completed job against the constraints of its sections (the
+ * common parameters', its workload's, its monitors'; schema.h), with the
+ * file, line and column of the value each message is about.
+ */
+int job_check_constraints(const struct job_loader *ld, const struct jnode *job);
 /* The value of spec->def as a tree (lists and maps are YAML text). */
 struct jnode *param_default(const struct param_spec *spec);
 

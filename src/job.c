@@ -158,7 +158,7 @@ static int add_job(struct expansion *x, const struct jnode *tree)
 	};
 	workload = job_complete(x->ld, job->root);
 	job->workload = workload ? xstrdup(workload) : NULL;
-	return 0;
+	return job_check_constraints(x->ld, job->root);
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "job-internal.h"
+#include "kdelta/disk.h"
 #include "kdelta/monitor.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
@@ -43,11 +44,11 @@ static const struct param_spec common_params[] = {
 	  .unnamed = true,
 	  .help = "runs per commit, at least 1; at least 3 to decide on significance" },
 	{ .name = "disk", .type = PARAM_STRING, .check = check_disk,
-	  .help = "the disk to make the file system on: 1BRD_<size>, one RAM disk of that size, like 1BRD_48G" },
+	  .help = "the disk to make the file system on: 1BRD_<size>, one RAM disk of that size, like 1BRD_48G; needs fs" },
 	{ .name = "fs", .type = PARAM_CHOICE, .choices = fs_choices,
-	  .help = "the file system to make on the disk" },
+	  .help = "the file system to make on the disk; xfs, ext4 and btrfs need a disk, tmpfs takes its size from one if given" },
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
-	  .help = "mount options for the file system, as for mount -o" },
+	  .help = "mount options for the file system, as for mount -o, but the file system's only: not mount(8)'s own (bind, loop, x-*, ...); needs fs" },
 	{ .name = "monitors", .type = PARAM_MAP, .unnamed = true,
 	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: those on by default" },
 	{ .name = "cpufreq_governor", .type = PARAM_CHOICE,
@@ -93,6 +94,7 @@ const struct param_section job_common_section = {
 	.name = "common",
 	.summary = "parameters of every job",
 	.params = common_params,
+	.constraints = fs_constraints,
 };
 
 bool param_in_job_name(const char *name)

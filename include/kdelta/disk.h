@@ -31,6 +31,15 @@ struct workspace;
 int fs_setup(const struct jnode *job_root, struct workspace *ws,
 	     struct fs_mount **out, struct kd_err *err);
 
+/*
+ * The constraints between disk, fs and fs_mount_options (the common
+ * parameters' constraints, schema.h): a disk or mount options need a file
+ * system, xfs, ext4 and btrfs need a disk, mount(8)'s own options (bind,
+ * loop, x-*, ...) are not the file system's.  *at: the key it is about.
+ */
+int fs_constraints(const struct jnode *job_root, const char **at,
+		   struct kd_err *err);
+
 /* The directory the workload runs in: its path, and a descriptor of it. */
 const char *fs_work_dir(const struct fs_mount *m);
 int fs_work_dir_fd(const struct fs_mount *m);

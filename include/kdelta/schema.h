@@ -7,6 +7,8 @@
 
 #include "kdelta/err.h"
 
+struct jnode;
+
 /*
  * Every parameter kdelta accepts in a job file is declared once, next to the
  * code that uses it: common job parameters in src/params.c, each workload's
@@ -79,6 +81,20 @@ struct param_section {
 	const struct param_spec *params;
 	/* Keys that are this section now, for a clear error. */
 	const struct param_renamed *renamed;
+	/*
+	 * The constraints between the section's parameters that their types
+	 * and bounds cannot say (stride at least punch_size; fs xfs needs a
+	 * disk), declared next to them: checked on every job a file expands
+	 * into, as it loads, so that split and run refuse a job that cannot
+	 * run before anything runs.  section is the section's mapping with
+	 * its defaults filled in; for the common parameters, the whole job.
+	 * Returns 0, or -1 with a message that names the parameter ("fs: xfs
+	 * needs a disk: ...") and *at set to the key whose value it is about
+	 * (the loader puts that value's file:line:col in front).  The code
+	 * that uses the parameters calls the same function.
+	 */
+	int (*constraints)(const struct jnode *section, const char **at,
+			   struct kd_err *err);
 };
 
 /*

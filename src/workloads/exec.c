@@ -57,18 +57,34 @@ static void exec_show(struct exec_cmd *c)
 	c->shown = strbuf_detach(&sb);
 }
 
+/* One command, cmd or argv: checked as the job file loads. */
+static int exec_constraints(const struct jnode *params, const char **at,
+			    struct kd_err *err)
+{
+	const char *line = jnode_str(params, "cmd");
+	const struct jnode *list = jnode_get(params, "argv");
+
+	*at = "argv";
+	if (line && list)
+		return kd_error(err, "exec: give either cmd (a shell command line) or argv (a list), not both");
+	if (!line && !list)
+		return kd_error(err, "exec: no command: give cmd (a shell command line) or argv (a list of arguments)");
+	if (list && (list->kind != JNODE_LIST || !list->n))
+		return kd_error(err, "exec: argv must be a non-empty list of arguments");
+	return 0;
+}
+
 /* The command, from cmd (a shell command line) or argv (a list). */
 static int exec_cmd_init(struct exec_cmd *c, const struct jnode *params,
 			 struct kd_err *err)
 {
 	const char *line = jnode_str(params, "cmd");
 	const struct jnode *list = jnode_get(params, "argv");
+	const char *at;
 
 	*c = (struct exec_cmd){ .timeout = jnode_duration(params, "timeout") };
-	if (line && list)
-		return kd_error(err, "exec: give either cmd (a shell command line) or argv (a list), not both");
-	if (!line && !list)
-		return kd_error(err, "exec: no command: give cmd (a shell command line) or argv (a list of arguments)");
+	if (exec_constraints(params, &at, err) < 0)
+		return -1;
 	if (c->timeout < 0)
 		return kd_error(err, "exec: timeout must not be negative");
 	if (line) {
@@ -80,8 +96,6 @@ static int exec_cmd_init(struct exec_cmd *c, const struct jnode *params,
 		exec_show(c);
 		return 0;
 	}
-	if (list->kind != JNODE_LIST || !list->n)
-		return kd_error(err, "exec: argv must be a non-empty list of arguments");
 	c->argv = xcalloc(list->n + 1, sizeof(*c->argv));
 	for (size_t i = 0; i < list->n; i++) {
 		if (list->values[i]->kind != JNODE_SCALAR)
@@ -208,6 +222,7 @@ const struct workload workload_exec = {
 		.name = "exec",
 		.summary = "run a command; each \"key: value\" line on its stdout is a result",
 		.params = exec_params,
+		.constraints = exec_constraints,
 	},
 	.run = exec_run,
 };

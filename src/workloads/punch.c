@@ -111,18 +111,23 @@ static int punch_file(const struct punch_params *p, double *usecs,
 	return ret;
 }
 
-static int punch_check(struct punch_params *p, struct kd_err *err)
+/* Completes p (nr_punches 0: as many as fit); *at: the key it is about. */
+static int punch_check(struct punch_params *p, const char **at,
+		       struct kd_err *err)
 {
 	char a[32], b[32], c[32];
 
+	*at = "file_size";
 	if (!p->file_size || p->file_size > INT64_MAX)
 		return kd_error(err, "punch: file_size must be at least 1 byte and fit in off_t");
+	*at = p->punch_size ? "stride" : "punch_size";
 	if (!p->punch_size || !p->stride)
 		return kd_error(err, "punch: punch_size and stride must be at least 1 byte");
 	if (p->punch_size > p->stride)
 		return kd_error(err, "punch: punch_size %s is larger than stride %s: the holes would overlap",
 				wl_size_str(p->punch_size, a),
 				wl_size_str(p->stride, b));
+	*at = "nr_punches";
 	if (p->nr_punches < 0)
 		return kd_error(err, "punch: nr_punches must be 0 (as many as fit) or more, not %" PRId64,
 				p->nr_punches);
@@ -133,6 +138,7 @@ static int punch_check(struct punch_params *p, struct kd_err *err)
 				p->nr_punches, wl_size_str(p->stride, a),
 				wl_size_str(p->file_size, c),
 				p->file_size / p->stride);
+	*at = "stride";
 	if (!p->nr_punches)
 		return kd_error(err, "punch: stride %s is larger than file_size %s: no hole fits",
 				wl_size_str(p->stride, a),
@@ -140,10 +146,12 @@ static int punch_check(struct punch_params *p, struct kd_err *err)
 	return 0;
 }
 
-static int punch_run(const struct jnode *params, FILE *out, struct kd_err *err)
+static int punch_read(const struct jnode *params, struct punch_params *p,
+		      const char **at, struct kd_err *err)
 {
 	const char *prefill = jnode_str(params, "prefill");
-	struct punch_params p = {
+
+	*p = (struct punch_params){
 		.file_size = jnode_size(params, "file_size"),
 		.punch_size = jnode_size(params, "punch_size"),
 		.stride = jnode_size(params, "stride"),
@@ -151,9 +159,26 @@ static int punch_run(const struct jnode *params, FILE *out, struct kd_err *err)
 		.prefill_write = prefill && !strcmp(prefill, "write"),
 		.drop_caches = jnode_bool(params, "drop_caches"),
 	};
+	return punch_check(p, at, err);
+}
+
+/* The sizes must fit each other: checked as the job file loads. */
+static int punch_constraints(const struct jnode *params, const char **at,
+			     struct kd_err *err)
+{
+	struct punch_params p;
+
+	return punch_read(params, &p, at, err);
+}
+
+static int punch_run(const struct jnode *params, FILE *out, struct kd_err *err)
+{
+	struct punch_params p;
+	const char *at;
 	double usecs = 0;
 
-	if (punch_check(&p, err) < 0 || punch_file(&p, &usecs, err) < 0)
+	if (punch_read(params, &p, &at, err) < 0 ||
+	    punch_file(&p, &usecs, err) < 0)
 		return -1;
 	if (usecs <= 0)
 		return kd_error(err, "punch: the clock did not advance while punching; raise nr_punches");
@@ -194,6 +219,7 @@ const struct workload workload_punch = {
 		.name = "punch",
 		.summary = "hole punching (seed 001): time punching holes in a file; results usecs, usecs_per_punch, punches_per_sec",
 		.params = punch_params,
+		.constraints = punch_constraints,
 	},
 	.metrics = punch_metrics,
 	.run = punch_run,

@@ -87,6 +87,46 @@ expect_error 2 "kdelta: monitor-name.yaml:3:16: exec.name: 'time' is the name of
 mkdir dir.yaml
 expect_error 2 "kdelta: dir.yaml: is a directory, not a job file" split dir.yaml
 
+# Constraints between parameters, checked on every job as the file loads:
+# the position of the value the message is about (of the section when
+# that value is a default), status 2, by split and run alike.
+constraint() {
+	printf "$2" >"$1.yaml"
+	expect_error 2 "kdelta: $1.yaml:$3" split "$1.yaml"
+}
+constraint fs-no-disk 'fs: xfs\n' \
+	"1:5: fs: xfs needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G"
+constraint fs-list-no-disk 'fs: [tmpfs, btrfs]\n' \
+	"1:13: fs: btrfs needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G"
+constraint disk-no-fs 'runs: 1\ndisk: 1BRD_4G\n' \
+	"2:7: disk: 1BRD_4G needs a file system: add fs: xfs, ext4, btrfs or tmpfs"
+constraint options-no-fs 'fs_mount_options: noatime\n' \
+	"1:19: fs_mount_options: 'noatime' needs a file system: add fs: xfs, ext4, btrfs or tmpfs"
+constraint bind 'fs: tmpfs\nfs_mount_options: noatime,bind\n' \
+	"2:19: fs_mount_options: 'bind' is an option of mount(8), not of the file system; remove it"
+constraint bind-doc 'fs: tmpfs\n---\nfs_mount_options: [noatime, x-mine]\n' \
+	"3:29: fs_mount_options: 'x-mine' is an option of mount(8), not of the file system; remove it"
+constraint stride 'punch:\n  punch_size: 128k\n  stride: 64k\n' \
+	"3:11: punch: punch_size 128k is larger than stride 64k: the holes would overlap"
+constraint stride-default-size 'punch:\n  stride: 2k\n' \
+	"2:11: punch: punch_size 4k is larger than stride 2k: the holes would overlap"
+constraint stride-default 'punch:\n  punch_size: 128k\n' \
+	"2:3: punch: punch_size 128k is larger than stride 64k: the holes would overlap"
+constraint punches 'punch:\n  file_size: 1M\n  nr_punches: [16, 17]\n' \
+	"3:20: punch: 17 holes every 64k do not fit in file_size 1M (at most 16); lower nr_punches or stride, or raise file_size"
+constraint no-hole 'punch: {file_size: 4k}\n' \
+	"1:8: punch: stride 64k is larger than file_size 4k: no hole fits"
+constraint no-command 'exec:\n  name: x\n' \
+	"2:3: exec: no command: give cmd (a shell command line) or argv (a list of arguments)"
+constraint two-commands 'exec: {cmd: "true", argv: [a]}\n' \
+	"1:27: exec: give either cmd (a shell command line) or argv (a list), not both"
+constraint empty-argv 'exec: {argv: []}\n' \
+	"1:14: exec: argv must be a non-empty list of arguments"
+# run refuses them before anything runs: no store, no work directory.
+expect_error 2 "kdelta run: stride.yaml:3:11: punch: punch_size 128k is larger than stride 64k: the holes would overlap" \
+	"$KDELTA" run stride.yaml --result-root "$T/r" --work-dir "$T/w"
+[ -e "$T/r" ] || [ -e "$T/w" ] && fail "run made $T/r or $T/w"
+
 # The command line of split.
 expect_error 2 "kdelta: split: no job file given; see 'kdelta split --help'" \
 	"$KDELTA" split

@@ -98,24 +98,26 @@ static void test_expansion_order(void)
 		    "xfs-4k-1BRD_1G\nxfs-4k-1BRD_2G\nxfs-1G-1BRD_1G\nxfs-1G-1BRD_2G\n"
 		    "ext4-4k-1BRD_1G\next4-4k-1BRD_2G\next4-1G-1BRD_1G\next4-1G-1BRD_2G\n");
 	/* A list of mappings for a section; lists inside them expand too. */
-	check_names("aim7: [{test: a, load: [1, 2]}, {test: b}]\nfs: [xfs, ext4]\n",
-		    "a-1-xfs\na-1-ext4\na-2-xfs\na-2-ext4\nb-xfs\nb-ext4\n");
+	check_names("aim7: [{test: a, load: [1, 2]}, {test: b}]\nfs: [xfs, ext4]\ndisk: 1BRD_1G\n",
+		    "a-1-xfs-1BRD_1G\na-1-ext4-1BRD_1G\na-2-xfs-1BRD_1G\n"
+		    "a-2-ext4-1BRD_1G\nb-xfs-1BRD_1G\nb-ext4-1BRD_1G\n");
 	/* A list parameter takes its list whole. */
-	check_names("exec: {argv: [fio, --rw=write]}\nfs: [xfs, ext4]\n",
-		    "fio,--rw=write-xfs\nfio,--rw=write-ext4\n");
+	check_names("exec: {argv: [fio, --rw=write]}\nfs: [xfs, ext4]\ndisk: 1BRD_1G\n",
+		    "fio,--rw=write-xfs-1BRD_1G\nfio,--rw=write-ext4-1BRD_1G\n");
 	/* Lists in monitor options expand; monitors are not in the name. */
-	check_names("monitors: {proc-vmstat: {interval: [1s, 2s]}}\nfs: xfs\n",
-		    "xfs\nxfs-2\n");
+	check_names("monitors: {proc-vmstat: {interval: [1s, 2s]}}\nfs: tmpfs\n",
+		    "tmpfs\ntmpfs-2\n");
 }
 
 static void test_multi_document(void)
 {
 	/* Later documents replace a top-level key wholesale, keep the rest. */
 	check_names("fs: [xfs, ext4]\npunch: {file_size: 1G, prefill: write}\n"
-		    "---\npunch: {file_size: [4k, 8k]}\n---\nfs: btrfs\nruns: 5\n",
-		    "xfs-1G-write\next4-1G-write\n"
-		    "xfs-4k\nxfs-8k\next4-4k\next4-8k\n"
-		    "btrfs-1G-write\n");
+		    "disk: 1BRD_2G\n"
+		    "---\npunch: {file_size: [128k, 256k]}\n---\nfs: btrfs\nruns: 5\n",
+		    "xfs-1G-write-1BRD_2G\next4-1G-write-1BRD_2G\n"
+		    "xfs-128k-1BRD_2G\nxfs-256k-1BRD_2G\next4-128k-1BRD_2G\n"
+		    "ext4-256k-1BRD_2G\nbtrfs-1G-write-1BRD_2G\n");
 }
 
 static void test_defaults_and_names(void)
@@ -124,9 +126,9 @@ static void test_defaults_and_names(void)
 	struct kd_err err = { "" };
 	const struct jnode *punch, *env;
 
-	CHECK(load("punch:\nfs: xfs\nruns: 5\n", &set, &err) == 0);
+	CHECK(load("punch:\nfs: tmpfs\nruns: 5\n", &set, &err) == 0);
 	CHECK(set.n == 1);
-	CHECK_STR(set.jobs[0].name, "xfs");
+	CHECK_STR(set.jobs[0].name, "tmpfs");
 	CHECK_STR(jnode_str(set.jobs[0].root, "testcase"), "punch");
 	CHECK_STR(set.jobs[0].root->keys[0], "testcase");
 	punch = jnode_get(set.jobs[0].root, "punch");
@@ -143,9 +145,11 @@ static void test_defaults_and_names(void)
 	/* Values equal to their default drop out of the name: 64M is 67108864. */
 	check_names("punch: {file_size: 67108864, sync: no, prefill: write}\n",
 		    "write\n");
-	check_names("fs: xfs\n---\nfs: xfs\n---\nsuite: x\n", "xfs\nxfs-2\nxfs-3\n");
+	check_names("fs: tmpfs\n---\nfs: tmpfs\n---\nsuite: x\n",
+		    "tmpfs\ntmpfs-2\ntmpfs-3\n");
 	check_names("runs: 1\n", "defaults\n");
-	check_names("fs_mount_options: [a-2, a, a, a]\n", "a-2\na\na-3\na-4\n");
+	check_names("fs_mount_options: [a-2, a, a, a]\nfs: tmpfs\n",
+		    "a-2-tmpfs\na-tmpfs\na-tmpfs-2\na-tmpfs-3\n");
 	/* A value with blanks, or longer than 32 bytes, stands as a hash. */
 	check_names("exec: {argv: [./a b]}\n", "argv-32a98f63\n");
 	check_names("exec: {argv: [./a]}\n", "__a\n");
@@ -169,14 +173,14 @@ static void test_long_name(void)
 		strbuf_addchars(&text, 'o', 300);
 		strbuf_addf(&text, "%d", i);
 	}
-	strbuf_addstr(&text, "]\n");
+	strbuf_addstr(&text, "]\nfs: tmpfs\n");
 	CHECK(load(text.buf, &set, &err) == 0);
 	CHECK(set.n == 2);
 	/* Long values stand as "<key>-<hash>": short, and still distinct. */
 	CHECK(!strncmp(set.jobs[0].name, "fs_mount_options-", 17) &&
-	      strlen(set.jobs[0].name) == 17 + 8);
+	      strlen(set.jobs[0].name) == 17 + 8 + strlen("-tmpfs"));
 	CHECK(!strncmp(set.jobs[1].name, "fs_mount_options-", 17) &&
-	      strlen(set.jobs[1].name) == 17 + 8);
+	      strlen(set.jobs[1].name) == 17 + 8 + strlen("-tmpfs"));
 	CHECK(strcmp(set.jobs[0].name, set.jobs[1].name));
 	job_set_release(&set);
 	strbuf_release(&text);
@@ -255,7 +259,7 @@ static void test_top_level_monitors(void)
 	const struct jnode *m;
 
 	/* No monitors key: the defaults (all of the test schema's) and it. */
-	check_monitor_keys("perf-profile: {delay: 15}\nfs: xfs\n",
+	check_monitor_keys("perf-profile: {delay: 15}\nfs: tmpfs\n",
 			   "proc-vmstat,perf-profile");
 	check_monitor_keys("perf-profile:\nmonitors: [proc-vmstat]\n",
 			   "proc-vmstat,perf-profile");
@@ -272,7 +276,7 @@ static void test_top_level_monitors(void)
 	CHECK(jnode_int(jnode_get(m, "perf-profile"), "delay") == 0);
 	job_set_release(&set);
 	/* In every document: the later ones keep the first one's. */
-	check_monitor_keys("perf-profile: {delay: 5}\nmonitors: []\n---\nfs: xfs\n",
+	check_monitor_keys("perf-profile: {delay: 5}\nmonitors: []\n---\nfs: tmpfs\n",
 			   "perf-profile");
 	check_error("monitors: [perf-profile]\nperf-profile: {delay: 1}\n",
 		    "t.yaml:2:1: monitor 'perf-profile' is given twice: at the top level and under monitors");
@@ -388,7 +392,8 @@ static void test_round_trip(void)
 	struct job_set set, again;
 	struct kd_err err = { "" };
 
-	CHECK(load("fs: [xfs, ext4]\nsuite: 'a: b #c'\npunch: {file_size: [4k, 1G]}\n"
+	CHECK(load("fs: [xfs, ext4]\nsuite: 'a: b #c'\npunch: {file_size: [128k, 1G]}\n"
+		   "disk: 1BRD_2G\n"
 		   "monitors: [proc-vmstat]\nkdelta: {argv: [x, '', 'yes'], m: {}}\n",
 		   &set, &err) == 0);
 	CHECK(set.n == 4);
