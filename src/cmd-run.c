@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
 #include "kdelta/job.h"
 #include "kdelta/machine.h"
 #include "kdelta/proc.h"
+#include "kdelta/runlock.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -26,6 +28,7 @@ static void run_usage(FILE *out)
 		"                  [--runs N] [--warmup N] [--result-root DIR]\n"
 		"                  [--work-dir DIR] [--setup CMD]\n"
 		"                  [--order shuffled|fixed] [--seed N]\n"
+		"                  [--no-wait | --concurrent]\n"
 		"\n"
 		"Runs every job of the job files for each commit, in rounds: round n\n"
 		"holds the n-th run of every job and commit, in an order drawn anew\n"
@@ -51,6 +54,10 @@ static void run_usage(FILE *out)
 		"    --seed N            the order of the rounds that seed N gives (printed,\n"
 		"                        and recorded in each run's job.yaml); default: a\n"
 		"                        random seed\n"
+		"    --no-wait           refuse (status 8) when another kdelta run holds\n"
+		"                        the machine's run lock, instead of waiting for it\n"
+		"    --concurrent        run beside other kdelta runs, without the lock\n"
+		"                        (each run's job.yaml records what it saw)\n"
 		"\n"
 		"Workloads:\n",
 		RUNNER_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT);
@@ -60,8 +67,9 @@ static void run_usage(FILE *out)
 	fprintf(out,
 		"\n"
 		"Exit status: 0 all runs ok, 1 a run failed, 2 bad usage or input,\n"
-		"4 the results could not be written (disk full, read-only), 128+N\n"
-		"stopped by signal N (130 Ctrl-C, 143 SIGTERM).  See kdelta(1).\n");
+		"4 the results could not be written (disk full, read-only), 8 another\n"
+		"run holds the lock (--no-wait), 128+N stopped by signal N (130 Ctrl-C,\n"
+		"143 SIGTERM).  See kdelta(1).\n");
 }
 
 struct run_args {
@@ -72,6 +80,7 @@ struct run_args {
 	const char *work_dir;
 	const char *setup;
 	enum run_order order;
+	bool no_wait, concurrent;
 	bool seed_given;
 	uint64_t seed;
 	char **labels;
@@ -145,6 +154,8 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "setup", required_argument, NULL, 's' },
 		{ "order", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "no-wait", no_argument, NULL, 'N' },
+		{ "concurrent", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -189,6 +200,12 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				return -1;
 			a->seed_given = true;
 			break;
+		case 'N':
+			a->no_wait = true;
+			break;
+		case 'x':
+			a->concurrent = true;
+			break;
 		case 'h':
 			run_usage(stdout);
 			return 1;
@@ -201,6 +218,10 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				argv[optind - 1]);
 			return -1;
 		}
+	}
+	if (a->no_wait && a->concurrent) {
+		fprintf(stderr, "kdelta run: --no-wait and --concurrent exclude each other: --concurrent takes no lock\n");
+		return -1;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "kdelta run: no job file given; usage: kdelta run JOB.yaml... (see 'kdelta run --help')\n");
@@ -373,10 +394,64 @@ static int open_work_dir(struct run_args *a, struct work_dir *wd)
 	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
 }
 
+static void lock_waiting(const char *holder, void *path)
+{
+	fprintf(stderr, "kdelta run: waiting for the machine's run lock %s, held by %s (--no-wait refuses, --concurrent runs beside it)\n",
+		(const char *)path, holder);
+}
+
+/*
+ * The machine's run lock for the batch, unless --concurrent: KD_EXIT_OK
+ * when held (or not wanted), else the exit status, after saying why.
+ */
+static int take_run_lock(const struct run_args *a, const struct work_dir *wd,
+			 int cancel_fd, struct run_lock *lock)
+{
+	char *path, *who, date[64];
+	time_t now = time(NULL);
+	struct kd_err err;
+	struct tm tm;
+	int status = KD_EXIT_OK, sig;
+
+	lock->fd = -1;
+	if (a->concurrent)
+		return KD_EXIT_OK;
+	path = run_lock_path();
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S %z",
+		 localtime_r(&now, &tm));
+	who = xasprintf("kdelta run (pid %ld, since %s, work dir %s)",
+			(long)getpid(), date, wd->path);
+	switch (run_lock_take(lock, path, who, !a->no_wait, cancel_fd,
+			      lock_waiting, path, &err)) {
+	case RUN_LOCK_TAKEN:
+		break;
+	case RUN_LOCK_BUSY:
+		fprintf(stderr, "kdelta run: %s; try again later, or run beside it with --concurrent\n",
+			err.msg);
+		status = KD_EXIT_BUSY;
+		break;
+	case RUN_LOCK_CANCELLED:
+		sig = proc_caught_signal(cancel_fd);
+		fprintf(stderr, "kdelta: stopped by SIG%s while waiting for the run lock; nothing ran\n",
+			sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+		status = 128 + sig;
+		break;
+	case RUN_LOCK_ERROR:
+		fprintf(stderr, "kdelta run: the machine's run lock: %s\n",
+			err.msg);
+		status = KD_EXIT_WRITE;
+		break;
+	}
+	free(who);
+	free(path);
+	return status;
+}
+
 static int run_batch(struct run_args *a)
 {
 	char *root = result_root(a->result_root), *abs_root = absolute_path(root);
 	struct work_dir wd = { .fd = -1 };
+	struct run_lock lock = { .fd = -1 };
 	struct runner_opts o = {
 		.commits = (const char *const *)a->labels,
 		.n_commits = a->n_labels, .runs = a->runs, .warmup = a->warmup,
@@ -400,6 +475,9 @@ static int run_batch(struct run_args *a)
 		status = KD_EXIT_WRITE;
 	} else if ((status = open_work_dir(a, &wd)) != KD_EXIT_OK) {
 		;
+	} else if ((status = take_run_lock(a, &wd, o.cancel_fd, &lock)) !=
+		   KD_EXIT_OK) {
+		;
 	} else if (runner_run(a->jobs, a->n_jobs, &o, &summary, &err) < 0) {
 		status = report_failure(&summary, &err);
 		runner_summary_release(&summary);
@@ -409,6 +487,7 @@ static int run_batch(struct run_args *a)
 	}
 	proc_release_signals(o.cancel_fd, caught_signals,
 			     ARRAY_SIZE(caught_signals));
+	run_lock_release(&lock);
 	work_dir_close(&wd);
 	free(abs_root);
 	free(root);

@@ -86,7 +86,7 @@ static const struct param_spec common_params[] = {
 	{ .name = "machine", .type = PARAM_MAP, .unnamed = true,
 	  .help = "recorded by the runner: kernel, CPUs and memory of the machine" },
 	{ .name = "kdelta", .type = PARAM_MAP, .unnamed = true,
-	  .help = "recorded by the runner: the kdelta version, the run's start, the order of its batch and its seed, the setup command, what was not applied" },
+	  .help = "recorded by the runner: the kdelta version, the run's start, the order of its batch and its seed, the setup command, what was not applied, what else the machine did meanwhile (load average, pressure, other kdelta runs)" },
 	{ NULL },
 };
 

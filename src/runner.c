@@ -15,6 +15,7 @@
 
 #include "kdelta/cpufreq.h"
 #include "kdelta/disk.h"
+#include "kdelta/disturbance.h"
 #include "kdelta/machine.h"
 #include "kdelta/monitor.h"
 #include "kdelta/proc.h"
@@ -533,10 +534,15 @@ static void workload_failure(struct run *r, const struct proc *p)
 	free(errlog);
 }
 
-/* Forks the workload, starts it once forked, waits for it. */
+/*
+ * Forks the workload, starts it once forked, waits for it; records what
+ * else the machine did meanwhile.
+ */
 static void run_workload(struct run *r, struct workload_usage *usage)
 {
 	struct workload_child child = { .r = r };
+	struct disturbance_sample before, after;
+	char *proc = monitor_proc_path("/proc");
 	char *log = xasprintf("%s/%s.log", r->run_dir, r->prefix);
 	char *errlog = xasprintf("%s/%s.stderr", r->run_dir, r->prefix);
 	struct proc p = PROC_INIT;
@@ -563,6 +569,7 @@ static void run_workload(struct run *r, struct workload_usage *usage)
 		goto out;
 	}
 	close(child.go[0]);
+	disturbance_read(proc, getpid(), &before);
 	p.start = now_monotonic();
 	if (write(child.go[1], "g", 1) != 1)
 		proc_kill(&p);
@@ -573,10 +580,13 @@ static void run_workload(struct run *r, struct workload_usage *usage)
 		r->interrupted = true;
 	else if (p.end != PROC_EXITED || p.status)
 		workload_failure(r, &p);
+	disturbance_read(proc, getpid(), &after);
+	disturbance_record(&before, &after, r->kdelta);
 	usage->ru = p.rusage;
 	usage->elapsed = p.elapsed;
 	proc_clear(&p);
 out:
+	free(proc);
 	free(errlog);
 	free(log);
 }

@@ -7,6 +7,9 @@ set -u
 T=$(mktemp -d "${TMPDIR:-/tmp}/kdelta-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 failures=0
+# Each test its own run lock (kdelta(1), KDELTA_RUN_LOCK): the tests of a
+# suite run side by side, and so do those of several checkouts.
+export KDELTA_RUN_LOCK="$T/run.lock"
 
 fail() {
 	echo "FAIL: $*" >&2

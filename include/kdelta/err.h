@@ -35,6 +35,7 @@ enum {
 	KD_EXIT_WRITE = 4,	/* run, bisect: the store or the work directory
 				 * could not be written (disk full, read-only) */
 	KD_EXIT_NOMEM = 5,	/* out of memory (xdie_nomem()) */
+	KD_EXIT_BUSY = 8,	/* run --no-wait: another run holds the lock */
 };
 
 #endif

@@ -63,6 +63,7 @@ fi
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"
 	mkdir -m 777 "$T/nobody"
+	KDELTA_RUN_LOCK="$T/nobody/run.lock" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$KDELTA" run \
 		"$T/quick.yaml" --commit k --runs 2 --result-root "$T/nobody/r" \
 		--work-dir "$T/nobody/w" 2>"$T/stderr" ||

@@ -54,11 +54,15 @@ as_nobody mv "$T/pub/mine" "$T/pub/moved" 2>/dev/null && fail "nobody renamed ro
 
 # An ordinary user's default: ${XDG_CACHE_HOME:-~/.cache}/kdelta/work.
 mkdir -m 777 "$T/cache"
-as_nobody env XDG_CACHE_HOME="$T/cache" "$KDELTA" run "$T/job.yaml" --commit c \
+# Its run lock too, without XDG_RUNTIME_DIR.
+as_nobody env -u KDELTA_RUN_LOCK -u XDG_RUNTIME_DIR XDG_CACHE_HOME="$T/cache" \
+	"$KDELTA" run "$T/job.yaml" --commit c \
 	--runs 1 --result-root "$T/cache/r" 2>"$T/stderr" ||
 	fail "nobody's run: $(cat "$T/stderr")"
 [ "$(stat -c '%a %u' "$T/cache/kdelta/work")" = "700 65534" ] ||
 	fail "nobody's work dir: $(stat -c '%a %u' "$T/cache/kdelta/work")"
+[ "$(stat -c '%u' "$T/cache/kdelta/run.lock")" = 65534 ] ||
+	fail "nobody's run lock: $(ls -la "$T/cache/kdelta")"
 
 # A workload that renames its own workspace: the teardown by path found
 # nothing at the old path and reported success, leaving the file system

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What disturbs a run, read from a tree shaped like /proc: the load
+ * average, pressure, and the other kdelta runs (each counted once, not the
+ * processes it forks, not this one, not other kdelta commands).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "kdelta/disturbance.h"
+#include "kdelta/job.h"
+#include "kdelta/util.h"
+
+#define TEXT SIZE_MAX	/* put()'s len: the text's own length */
+
+static void put(const char *root, const char *name, const char *text,
+		size_t len)
+{
+	char *path = xasprintf("%s/%s", root, name);
+	char *dir = xstrdup(path);
+	struct kd_err err;
+
+	if (len == TEXT)
+		len = strlen(text);
+	*strrchr(dir, '/') = '\0';
+	CHECK(mkdir_p(dir, &err) == 0);
+	CHECK(write_file_atomic(path, text, len, &err) == 0);
+	free(dir);
+	free(path);
+}
+
+/* A process: its argv (NUL-separated, as /proc/PID/cmdline) and parent. */
+static void process(const char *root, int pid, const char *argv, size_t len,
+		    int ppid)
+{
+	char name[64], stat[128];
+
+	snprintf(name, sizeof(name), "%d/cmdline", pid);
+	put(root, name, argv, len);
+	snprintf(name, sizeof(name), "%d/stat", pid);
+	/* A command with blanks and ')' in it, as the kernel writes it. */
+	snprintf(stat, sizeof(stat), "%d (x) y) S %d 1 1 0 -1", pid, ppid);
+	put(root, name, stat, strlen(stat));
+}
+
+#define PROCESS(root, pid, argv, ppid) \
+	process(root, pid, argv, sizeof(argv), ppid)
+
+static char *recorded(const struct disturbance_sample *a,
+		      const struct disturbance_sample *b)
+{
+	struct jnode *map = jnode_new_map();
+	struct strbuf sb = STRBUF_INIT;
+
+	disturbance_record(a, b, map);
+	job_to_yaml(map, &sb);
+	jnode_free(map);
+	return strbuf_detach(&sb);
+}
+
+static void test_sample(const char *root)
+{
+	struct disturbance_sample a, b;
+	char *yaml;
+
+	put(root, "loadavg", "0.52 0.58 0.59 1/234 5678\n", TEXT);
+	put(root, "pressure/cpu",
+	    "some avg10=1.50 avg60=0.00 avg300=0.00 total=1000\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", TEXT);
+	put(root, "pressure/io",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", TEXT);
+	/* No memory pressure file: left out. */
+	PROCESS(root, 100, "kdelta\0run\0a.yaml", 1);
+	PROCESS(root, 101, "kdelta\0run\0a.yaml", 100);	/* its workload */
+	PROCESS(root, 102, "/usr/local/bin/kdelta\0bisect\0run", 1);
+	PROCESS(root, 103, "kdelta\0compare\0a\0b", 1);
+	PROCESS(root, 104, "/bin/sh\0-c\0kdelta run x", 1);
+	PROCESS(root, 105, "kdelta-run\0run", 1);
+	PROCESS(root, 200, "./build/kdelta\0run\0b.yaml", 1);	/* self */
+	PROCESS(root, 201, "kdelta\0run\0b.yaml", 200);	/* self's */
+	put(root, "self", "", 0);	/* not a process */
+	CHECK(disturbance_other_runs(root, 200) == 2);
+
+	disturbance_read(root, 200, &a);
+	CHECK(a.has_load && a.load_avg == 0.52 && a.other_runs == 2);
+	CHECK(a.pressure[PRESSURE_CPU].present &&
+	      a.pressure[PRESSURE_CPU].some_total_us == 1000 &&
+	      a.pressure[PRESSURE_CPU].some_avg10 == 1.5);
+	CHECK(a.pressure[PRESSURE_IO].present &&
+	      !a.pressure[PRESSURE_MEMORY].present);
+
+	put(root, "loadavg", "2.25 0.58 0.59 1/234 5678\n", TEXT);
+	put(root, "pressure/cpu",
+	    "some avg10=12.00 avg60=0.00 avg300=0.00 total=251000\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", TEXT);
+	PROCESS(root, 106, "kdelta\0run\0c.yaml", 1);
+	disturbance_read(root, 200, &b);
+	CHECK(b.other_runs == 3);
+	/* One second: 250 ms of CPU stall is 25%. */
+	a.when = 10;
+	b.when = 11;
+	yaml = recorded(&a, &b);
+	CHECK_STR(yaml,
+		  "load_avg_start: 0.52\n"
+		  "load_avg_end: 2.25\n"
+		  "concurrent_runs: 3\n"
+		  "pressure:\n"
+		  "  cpu:\n"
+		  "    some_avg10: 12.00\n"
+		  "    some_stall_us: 250000\n"
+		  "    some_stall_percent: 25.00\n"
+		  "  io:\n"
+		  "    some_avg10: 0.00\n"
+		  "    some_stall_us: 0\n"
+		  "    some_stall_percent: 0.00\n");
+	free(yaml);
+}
+
+/* Nothing readable (no /proc/pressure, a kernel without PSI): no keys. */
+static void test_nothing(const char *root)
+{
+	struct disturbance_sample a, b;
+	char *yaml;
+
+	disturbance_read(root, 1, &a);
+	disturbance_read(root, 1, &b);
+	CHECK(!a.has_load && a.other_runs == 0);
+	yaml = recorded(&a, &b);
+	CHECK_STR(yaml, "concurrent_runs: 0\n");
+	free(yaml);
+}
+
+int main(void)
+{
+	char base[] = "/tmp/kdelta-disturbance.XXXXXX";
+	char *proc, *empty, *cmd;
+
+	CHECK(mkdtemp(base) != NULL);
+	proc = xasprintf("%s/proc", base);
+	empty = xasprintf("%s/empty", base);
+	test_sample(proc);
+	test_nothing(empty);
+	cmd = xasprintf("rm -rf '%s'", base);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	free(empty);
+	free(proc);
+	return check_done();
+}
