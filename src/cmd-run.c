@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ static void run_usage(FILE *out)
 		"                  [--work-dir DIR] [--setup CMD]\n"
 		"                  [--order shuffled|fixed] [--seed N]\n"
 		"                  [--no-wait | --concurrent]\n"
+		"                  [--until-decided [--max-runs N] [--min-change PCT]]\n"
 		"\n"
 		"Runs every job of the job files for each commit, in rounds: round n\n"
 		"holds the n-th run of every job and commit, in an order drawn anew\n"
@@ -54,13 +56,21 @@ static void run_usage(FILE *out)
 		"    --seed N            the order of the rounds that seed N gives (printed,\n"
 		"                        and recorded in each run's job.yaml); default: a\n"
 		"                        random seed\n"
+		"    --until-decided     after the runs, add rounds of the jobs whose workload\n"
+		"                        results are neither changed nor the same against\n"
+		"                        the first commit (a sequential test, see kdelta(1))\n"
+		"    --max-runs N        with --until-decided: at most N runs a commit\n"
+		"                        (default %d)\n"
+		"    --min-change PCT    with --until-decided: the smallest change that\n"
+		"                        counts, in percent (default 1, as compare's)\n"
 		"    --no-wait           refuse (status 8) when another kdelta run holds\n"
 		"                        the machine's run lock, instead of waiting for it\n"
 		"    --concurrent        run beside other kdelta runs, without the lock\n"
 		"                        (each run's job.yaml records what it saw)\n"
 		"\n"
 		"Workloads:\n",
-		RUNNER_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT);
+		RUNNER_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT,
+		RUNNER_DEFAULT_MAX_RUNS);
 	for (size_t i = 0; workload_registry[i]; i++)
 		fprintf(out, "    %-19s %s\n", workload_registry[i]->section.name,
 			workload_registry[i]->section.summary);
@@ -81,6 +91,9 @@ struct run_args {
 	const char *setup;
 	enum run_order order;
 	bool no_wait, concurrent;
+	bool until_decided;
+	long max_runs;			/* 0: not given */
+	double min_change;		/* < 0: not given */
 	bool seed_given;
 	uint64_t seed;
 	char **labels;
@@ -129,6 +142,20 @@ static int parse_seed(const char *arg, uint64_t *out)
 	return 0;
 }
 
+static int parse_change(const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*out > 0 && *out <= 1e6)) {
+		fprintf(stderr, "kdelta run: --min-change expects a percentage above 0, not '%s'\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* A seed nobody chose: short enough to type again. */
 static uint64_t random_seed(void)
 {
@@ -155,6 +182,9 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "order", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "no-wait", no_argument, NULL, 'N' },
+		{ "until-decided", no_argument, NULL, 'u' },
+		{ "max-runs", required_argument, NULL, 'm' },
+		{ "min-change", required_argument, NULL, 'M' },
 		{ "concurrent", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -203,6 +233,17 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'N':
 			a->no_wait = true;
 			break;
+		case 'u':
+			a->until_decided = true;
+			break;
+		case 'm':
+			if (parse_count("--max-runs", optarg, 2, &a->max_runs) < 0)
+				return -1;
+			break;
+		case 'M':
+			if (parse_change(optarg, &a->min_change) < 0)
+				return -1;
+			break;
 		case 'x':
 			a->concurrent = true;
 			break;
@@ -218,6 +259,16 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				argv[optind - 1]);
 			return -1;
 		}
+	}
+	if (!a->until_decided && (a->max_runs || a->min_change >= 0)) {
+		fprintf(stderr, "kdelta run: --%s goes with --until-decided\n",
+			a->max_runs ? "max-runs" : "min-change");
+		return -1;
+	}
+	if (a->until_decided && a->max_runs && a->runs > a->max_runs) {
+		fprintf(stderr, "kdelta run: --max-runs %ld is less than --runs %d\n",
+			a->max_runs, a->runs);
+		return -1;
 	}
 	if (a->no_wait && a->concurrent) {
 		fprintf(stderr, "kdelta run: --no-wait and --concurrent exclude each other: --concurrent takes no lock\n");
@@ -457,6 +508,11 @@ static int run_batch(struct run_args *a)
 		.n_commits = a->n_labels, .runs = a->runs, .warmup = a->warmup,
 		.result_root = abs_root, .work_dir = &wd, .setup = a->setup,
 		.order = a->order,
+		.until_decided = a->until_decided,
+		.max_runs = a->max_runs ? (unsigned)a->max_runs :
+					  RUNNER_DEFAULT_MAX_RUNS,
+		.min_change = a->min_change >= 0 ? a->min_change : 1,
+		.alpha = 0.05,
 		.seed = a->seed_given ? a->seed : random_seed(),
 		.log = stderr, .live = isatty(STDERR_FILENO),
 	};
@@ -496,15 +552,20 @@ static int run_batch(struct run_args *a)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .runs = 0 };
+	struct run_args a = { .runs = 0, .min_change = -1 };
 	int r, status = KD_EXIT_USAGE;
 
 	optind = 1;
 	r = parse_options(argc, argv, &a);
 	if (r > 0)
 		return KD_EXIT_OK;
-	if (r == 0 && parse_commits(&a) == 0 &&
-	    load_jobs(&a, argc - optind, argv + optind) == 0)
+	if (r == 0)
+		r = parse_commits(&a);
+	if (r == 0 && a.until_decided && a.n_labels < 2) {
+		fprintf(stderr, "kdelta run: --until-decided decides against the first commit: give two or more with --commits\n");
+		r = -1;
+	}
+	if (r == 0 && load_jobs(&a, argc - optind, argv + optind) == 0)
 		status = run_batch(&a);
 	run_args_release(&a);
 	return status;

@@ -21,6 +21,7 @@
 #include "kdelta/proc.h"
 #include "kdelta/progress.h"
 #include "kdelta/result-index.h"
+#include "kdelta/run-decide.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -187,6 +188,8 @@ struct batch {
 	size_t n_jobs;
 	struct machine machine;
 	struct run_plan plan;
+	struct run_decider *decider;	/* --until-decided, else NULL */
+	bool *more;			/* the jobs of the latest round */
 	struct progress progress;
 	struct strbuf noticed;	/* "\n<name>\n" of monitors already noticed */
 	bool no_cgroup_noticed;
@@ -643,6 +646,23 @@ static int run_update_matrix(struct run *r, struct kd_err *err)
 	return -1;
 }
 
+/* The run's workload results, for --until-decided. */
+static void decider_add(const struct run *r, json_t *stats)
+{
+	size_t len = strlen(r->prefix);
+	const char *key;
+	json_t *value;
+
+	if (!r->b->decider || !stats)
+		return;
+	json_object_foreach(stats, key, value)
+		if (!strncmp(key, r->prefix, len) && key[len] == '.' &&
+		    json_is_number(value))
+			run_decider_add(r->b->decider, r->step->job,
+					r->step->commit, key,
+					json_number_value(value));
+}
+
 /*
  * stats.json, then the completion mark, then the matrix.  A file that
  * cannot be written stops the batch: the run is left incomplete.
@@ -667,6 +687,8 @@ static int run_finish(struct run *r, struct kd_err *err)
 	}
 	if (ret == 0)
 		ret = run_update_matrix(r, err);
+	if (ret == 0 && !r->failure.len)
+		decider_add(r, stats);
 	/* The store's index learns of the run now, not at the next lookup. */
 	if (ret == 0 && result_index_update(r->b->opts->result_root, &xerr) < 0)
 		progress_notice(&r->b->progress, "%s", xerr.msg);
@@ -813,6 +835,73 @@ static int batch_step(struct batch *b, const struct run_step *s,
 	return ret;
 }
 
+/*
+ * --until-decided, after a round: a look at every result of the jobs of
+ * that round, and another round of those that need it and may have more.
+ * Returns whether a round was added.
+ */
+static bool batch_add_round(struct batch *b)
+{
+	const char **names = xcalloc(b->n_jobs, sizeof(*names));
+	bool *looked = xcalloc(b->n_jobs, sizeof(*looked));
+	struct run_decider_news news = {
+		STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+	};
+	size_t n;
+
+	for (size_t j = 0; j < b->n_jobs; j++) {
+		names[j] = b->jobs[j]->name;
+		looked[j] = b->more[j];
+	}
+	n = run_decider_look(b->decider, names, b->opts->commits,
+			     b->plan.runs, looked, b->more, &news);
+	if (news.failing.len)
+		progress_notice(&b->progress, "cannot decide: %s",
+				news.failing.buf);
+	if (news.final.len)
+		progress_notice(&b->progress, "undecided after --max-runs %u: %s",
+				b->opts->max_runs, news.final.buf);
+	if (n) {
+		progress_notice(&b->progress, "undecided: %s; adding a round",
+				news.undecided.buf);
+		run_plan_add_round(&b->plan, b->more);
+		b->progress.total = b->plan.n;
+	}
+	strbuf_release(&news.undecided);
+	strbuf_release(&news.final);
+	strbuf_release(&news.failing);
+	free(looked);
+	free(names);
+	return n > 0;
+}
+
+/* --until-decided's design: that of kdelta/sequential.h, at its defaults. */
+static struct run_decider *batch_decider(const struct runner_opts *opts,
+					 size_t n_jobs)
+{
+	struct seq_design design = {
+		.spending = SEQ_OBRIEN_FLEMING, .alpha = opts->alpha,
+		.max_runs = opts->max_runs, .min_change = opts->min_change,
+	};
+
+	if (!opts->until_decided)
+		return NULL;
+	return run_decider_new(n_jobs, opts->n_commits, &design);
+}
+
+static void decider_summary(struct batch *b)
+{
+	size_t counts[4];
+
+	if (!b->decider)
+		return;
+	run_decider_count(b->decider, counts);
+	progress_notice(&b->progress, "until decided: %zu changed, %zu same, %zu undecided (workload results against %s)",
+			counts[SEQ_CHANGED], counts[SEQ_SAME],
+			counts[SEQ_CONTINUE] + counts[SEQ_UNDECIDED],
+			b->opts->commits[0]);
+}
+
 int runner_run(struct job *const *jobs, size_t n_jobs,
 	       const struct runner_opts *opts, struct runner_summary *summary,
 	       struct kd_err *err)
@@ -846,13 +935,26 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 	if (plan_has_order(&b.plan))
 		progress_notice(&b.progress, "runs in rounds, each in the order of seed %" PRIu64 " (--seed %" PRIu64 " repeats it)",
 				opts->seed, opts->seed);
-	for (size_t i = 0; i < b.plan.n && !summary->signal; i++) {
-		ret = batch_step(&b, &b.plan.steps[i], err);
-		if (ret < 0)
+	b.decider = batch_decider(opts, n_jobs);
+	b.more = xcalloc(n_jobs ? n_jobs : 1, sizeof(*b.more));
+	for (size_t j = 0; j < n_jobs; j++)
+		b.more[j] = true;
+	for (size_t i = 0; ret == 0 && !summary->signal;) {
+		for (; i < b.plan.n && !summary->signal; i++) {
+			ret = batch_step(&b, &b.plan.steps[i], err);
+			if (ret < 0)
+				break;
+			if (!summary->signal)
+				summary->signal = proc_caught_signal(opts->cancel_fd);
+		}
+		if (ret < 0 || summary->signal || !b.decider ||
+		    !batch_add_round(&b))
 			break;
-		if (!summary->signal)
-			summary->signal = proc_caught_signal(opts->cancel_fd);
 	}
+	if (ret == 0 && !summary->signal)
+		decider_summary(&b);
+	run_decider_free(b.decider);
+	free(b.more);
 	progress_release(&b.progress);
 	strbuf_release(&b.noticed);
 	machine_release(&b.machine);

@@ -21,6 +21,8 @@ struct work_dir;
 
 /* Runs per job and commit when neither the job nor --runs says. */
 #define RUNNER_DEFAULT_RUNS 3
+/* --until-decided: the most runs per job and commit. */
+#define RUNNER_DEFAULT_MAX_RUNS 30
 
 /*
  * The order of a batch's runs (the plan).
@@ -60,6 +62,15 @@ struct runner_opts {
 	const char *setup;		/* shell command template, or NULL */
 	enum run_order order;
 	uint64_t seed;			/* of the shuffled order */
+	/*
+	 * Rounds added after the planned ones, while a workload result of a
+	 * job is neither changed nor the same against the first commit
+	 * (kdelta/run-decide.h), up to max_runs runs a side.
+	 */
+	bool until_decided;
+	unsigned max_runs;
+	double min_change;		/* percent (points for a percentage) */
+	double alpha;			/* each wrong verdict's rate */
 	int cancel_fd;			/* readable: stop (proc_catch_signals) */
 	FILE *log;			/* progress and notices */
 	bool live;			/* one live status line (a terminal) */
