@@ -169,19 +169,6 @@ void monitor_session_unavailable(const struct monitor_session *session,
 void monitor_session_free(struct monitor_session *session);
 
 /*
- * A run's pressure stall information, from its stats (the pressure
- * monitor): percent of the run's wall time in which some task (some) or
- * every non-idle task (full) was stalled on the CPU, I/O or memory; NAN
- * where the stats have none.
- */
-enum { PRESSURE_CPU, PRESSURE_IO, PRESSURE_MEMORY, PRESSURE_RESOURCES };
-struct run_pressure {
-	double some[PRESSURE_RESOURCES];
-	double full[PRESSURE_RESOURCES];
-};
-void run_pressure(const json_t *stats, struct run_pressure *out);
-
-/*
  * The path of a /proc file: path itself, or $KDELTA_PROC_ROOT followed by
  * path when that is set (tests point monitors at captured files that way).
  * Caller frees.

@@ -19,7 +19,6 @@
  *
  * Each sample holds the three files, each after a line "resource: <name>".
  */
-#include <math.h>
 #include <stdlib.h>
 
 #include "kdelta/counters.h"
@@ -139,21 +138,6 @@ static int pressure_extract(const char *raw, size_t len, json_t *stats,
 	}
 	series_release(&set);
 	return rc;
-}
-
-void run_pressure(const json_t *stats, struct run_pressure *out)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(resources); i++) {
-		char *some = xasprintf("pressure.%s.some.stall%%", resources[i]);
-		char *full = xasprintf("pressure.%s.full.stall%%", resources[i]);
-		const json_t *v = json_object_get(stats, some);
-
-		out->some[i] = json_is_number(v) ? json_number_value(v) : NAN;
-		v = json_object_get(stats, full);
-		out->full[i] = json_is_number(v) ? json_number_value(v) : NAN;
-		free(full);
-		free(some);
-	}
 }
 
 static const struct param_spec pressure_params[] = {
