@@ -168,6 +168,9 @@ void monitor_session_unavailable(const struct monitor_session *session,
 				 struct strbuf *out);
 void monitor_session_free(struct monitor_session *session);
 
+/* The resources of pressure stall information, /proc/pressure/<name>. */
+enum { PRESSURE_CPU, PRESSURE_IO, PRESSURE_MEMORY, PRESSURE_RESOURCES };
+
 /*
  * The path of a /proc file: path itself, or $KDELTA_PROC_ROOT followed by
  * path when that is set (tests point monitors at captured files that way).
