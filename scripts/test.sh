@@ -98,22 +98,26 @@ fi
 FUZZ_SECONDS=20
 
 # fuzz DIR TARGET: runs DIR/tests/fuzz/fuzz-TARGET for FUZZ_SECONDS from
-# the tree's seeds, with a scratch corpus for what it adds.  A crash, leak,
+# the tree's seeds and crash reproducers (which clang's UBSan checks more
+# closely than gcc's), with a scratch corpus for what it adds.  A crash, leak,
 # undefined behaviour, failed property, hang (-timeout, per input) or memory
 # blow-up fails it; then the report and the input, in base64, are printed,
 # with how to keep it as a reproducer.
 fuzz() {
-	local dir=$1 t=$2 work f
+	local dir=$1 t=$2 work f inputs=()
 	work=$(mktemp -d "${TMPDIR:-/tmp}/kdelta-fuzz-$t.XXXXXX") || {
 		failed=$((failed + 1))
 		return
 	}
 	mkdir "$work/corpus" "$work/tmp"
+	for f in corpus crashes; do
+		[ -d "testdata/fuzz/$t/$f" ] && inputs+=("testdata/fuzz/$t/$f")
+	done
 	if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 TMPDIR="$work/tmp" \
 		"$dir/tests/fuzz/fuzz-$t" -max_total_time="$FUZZ_SECONDS" \
 		-timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
 		-dict="testdata/fuzz/$t.dict" -artifact_prefix="$work/" \
-		"$work/corpus" "testdata/fuzz/$t/corpus" >"$work/log" 2>&1; then
+		"$work/corpus" "${inputs[@]}" >"$work/log" 2>&1; then
 		echo "fuzz-$t: OK, $(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log") inputs in ${FUZZ_SECONDS}s"
 		passed=$((passed + 1))
 		rm -rf "$work"
