@@ -285,14 +285,17 @@ static void emit(const struct percents *p, json_t *stats)
 static int perf_profile_extract(const char *raw, size_t len, json_t *stats,
 				struct kd_err *err)
 {
-	const char *pos = raw, *end = raw + len, *line;
+	const char *pos = raw, *end, *line;
 	struct percents p = { SERIES_SET_INIT };
 	struct strbuf name = STRBUF_INIT;
 	bool samples = false;
 	size_t line_len;
 
 	(void)err;
-	while (raw && next_line(&pos, end, &line, &line_len)) {
+	if (!len)	/* raw may be NULL */
+		return 0;
+	end = raw + len;
+	while (next_line(&pos, end, &line, &line_len)) {
 		if (line_len && line[0] == '#') {
 			if (line_len > 11 && !memcmp(line, "# Samples: ", 11))
 				samples = true;

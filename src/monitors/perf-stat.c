@@ -339,12 +339,16 @@ static void emit(const struct counts *c, json_t *stats)
 static int perf_stat_extract(const char *raw, size_t len, json_t *stats,
 			     struct kd_err *err)
 {
-	struct counts *c = xcalloc(1, sizeof(*c));
-	const char *pos = raw, *end = raw + len, *line;
+	struct counts *c;
+	const char *pos = raw, *end, *line;
 	size_t line_len;
 	int rc = 0;
 
-	while (!rc && raw && next_line(&pos, end, &line, &line_len))
+	if (!len)	/* raw may be NULL */
+		return 0;
+	c = xcalloc(1, sizeof(*c));
+	end = raw + len;
+	while (!rc && next_line(&pos, end, &line, &line_len))
 		rc = parse_line(line, line_len, c, err);
 	if (!rc) {
 		close_interval(c);
