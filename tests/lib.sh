@@ -100,6 +100,12 @@ have_cgroup2() {
 	mkdir "$probe" 2>/dev/null && rmdir "$probe"
 }
 
+# address_space_sanitizer: true when $KDELTA is built with ASan or TSan,
+# which reserve terabytes of address space and cannot run under ulimit -v.
+address_space_sanitizer() {
+	ldd "$KDELTA" 2>/dev/null | grep -qE 'lib(asan|tsan)\.'
+}
+
 # Ends the test: status 0 when nothing failed.
 finish() {
 	if [ "$failures" -ne 0 ]; then

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Out of memory: one line and exit status 5 (KD_EXIT_NOMEM, documented in
 # kdelta(1)), not 1, the status of a failed run or a regression.  A 300 MB
-# matrix.json (sparse zeros) is read in a 100 MiB address space; ASan
-# builds reserve terabytes of address space and cannot run under a limit.
+# matrix.json (sparse zeros) is read in a 100 MiB address space; ASan and
+# TSan builds reserve terabytes of address space and cannot run under a
+# limit.
 source "$TESTLIB"
 source "$SRCDIR/tests/compare/store.sh"
-ldd "$KDELTA" 2>/dev/null | grep -q libasan && skip "ASan build: no address-space limit"
+address_space_sanitizer && skip "ASan or TSan build: no address-space limit"
 R=$T/results
 C=$R/punch/size=1G/box
 store_commit "$C/v1" 'testcase: punch' punch.usecs=1,2,3

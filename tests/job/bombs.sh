@@ -1,13 +1,13 @@
 #!/bin/bash
 # Job files that would take gigabytes or block: each is refused with one
 # line and status 2, in bounded memory -- a 256 MiB address space, which
-# the whole expansion of any of them would exceed (ASan builds reserve
-# terabytes of address space and run without the limit).
+# the whole expansion of any of them would exceed (ASan and TSan builds
+# reserve terabytes of address space and run without the limit).
 source "$TESTLIB"
 cd "$T" || exit 1
 
 limited() {
-	if ldd "$KDELTA" 2>/dev/null | grep -q libasan; then
+	if address_space_sanitizer; then
 		"$@"
 	else
 		(ulimit -v 262144 && exec "$@")
