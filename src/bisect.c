@@ -434,6 +434,7 @@ static int load_samples(struct bisect *b, const char *hash, struct samples *s,
 			s->x[s->n++] = value;
 	}
 	matrix_release(&m);
+	free(v.failure);
 	free(dir);
 	return 0;
 }
@@ -658,6 +659,7 @@ static int choose_metric(struct bisect *b, struct kd_err *err)
 			       dir);
 	}
 	matrix_release(&m);
+	free(v.failure);
 	free(dir);
 	return ret;
 }

@@ -2,6 +2,8 @@
 #ifndef KDELTA_BUILTIN_H
 #define KDELTA_BUILTIN_H
 
+struct compare_state;
+
 /*
  * One function per subcommand, cmd_<name>(argc, argv), each in its own
  * src/cmd-<name>.c, listed once in the table in main.c.  argv[0] is the
@@ -25,6 +27,13 @@ int cmd_index(int argc, char **argv);
  * done (--help, or a bad option, said on stderr), else -1 with *root set
  * (caller frees) and optind at the first argument.
  */
+/*
+ * The exit status of compare and report --fail-on-regression for what the
+ * comparisons tell (compare_outcome()): 0 clean, 1 regressed, 6
+ * inconclusive, 7 no data (cmd-compare.c).
+ */
+int compare_status(const struct compare_state *st);
+
 int store_command_options(int argc, char **argv, const char *usage,
 			  char **root);
 

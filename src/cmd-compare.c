@@ -44,11 +44,14 @@ static const char compare_usage[] =
 	"    --explain METRIC      how each verdict on METRIC was reached\n"
 	"    --repo DIR            resolve labels as revisions of the git repository\n"
 	"                          DIR and show the subject of those that are commits\n"
-	"    --fail-on-regression  exit with status 1 when a workload result regressed\n"
+	"    --fail-on-regression  exit with the robot's statuses below\n"
 	"    -h, --help            show this help\n"
 	"\n"
-	"Exit status: 0; 1 with --fail-on-regression when a workload result changed\n"
-	"significantly for the worse; 2 for bad usage or bad input.  See kdelta(1).\n";
+	"Exit status: 0; 2 for bad usage or bad input.  With --fail-on-regression:\n"
+	"0 clean (every workload result the same or better, no new failures), 1\n"
+	"regressed (a result changed for the worse, or a variant's runs fail where\n"
+	"the base's do not), 6 inconclusive (more runs would tell), 7 no data (a\n"
+	"variant without a usable run, a result missing).  See kdelta(1).\n";
 
 static void explain_samples(const struct variant *var,
 			    const struct metric_cell *cell, bool base,
@@ -232,29 +235,17 @@ static int render(const struct compare_state *st, const struct compare_args *a,
 	return 0;
 }
 
-/*
- * A workload result that changed significantly, and not for the better: a
- * change of a result whose better direction is unknown counts too.
- */
-static bool regressed(const struct compare_state *st)
+int compare_status(const struct compare_state *st)
 {
-	for (size_t i = 0; i < st->n; i++) {
-		const struct comparison *cmp = st->cmps[i];
+	static const int status[] = {
+		[OUTCOME_CLEAN] = KD_EXIT_OK,
+		[OUTCOME_INCONCLUSIVE] = KD_EXIT_INCONCLUSIVE,
+		[OUTCOME_NO_DATA] = KD_EXIT_NO_DATA,
+		[OUTCOME_REGRESSED] = KD_EXIT_FAIL,
+	};
 
-		for (size_t r = 0; r < cmp->nrows; r++) {
-			const struct metric_row *row = &cmp->rows[r];
-
-			for (size_t v = 1; row->key && v < cmp->nvariants; v++) {
-				const struct metric_cell *c = &row->cells[v];
-				double sign = c->change_infinite ? c->sum.mean : c->change;
-
-				if (c->verdict == VERDICT_CHANGED &&
-				    !(row->better * sign > 0))
-					return true;
-			}
-		}
-	}
-	return false;
+	return status[compare_outcome((const struct comparison *const *)
+				      st->cmps, st->n)];
 }
 
 
@@ -281,8 +272,8 @@ int cmd_compare(int argc, char **argv)
 	else if (compare_load(&st, &a, &err) < 0 ||
 		 render(&st, &a, &out, &err) < 0 || write_stdout(&out, &err) < 0)
 		status = KD_EXIT_USAGE;
-	else if (a.fail_on_regression && regressed(&st))
-		status = KD_EXIT_FAIL;
+	else if (a.fail_on_regression)
+		status = compare_status(&st);
 	if (st.notices.len)
 		fputs(st.notices.buf, stderr);
 	if (status == KD_EXIT_USAGE)

@@ -20,11 +20,12 @@ static const char report_usage[] =
 	"       kdelta report [options] --axis KEY VALUE VALUE...\n"
 	"\n"
 	"Compares the stored results as kdelta compare does and writes the robot's\n"
-	"mail about the largest significant change of a workload result: the\n"
-	"finding, the commit, the test machine and parameters, how to reproduce,\n"
-	"the comparison table and an ASCII plot of each changed result, with the\n"
-	"job file attached.  When no workload result changed significantly, no\n"
-	"mail is written (status 0, a message on standard error).\n"
+	"mail about a variant whose runs fail where the base's do not (with the\n"
+	"failure message), else about the largest significant change of a workload\n"
+	"result: the finding, the commit, the test machine and parameters, how to\n"
+	"reproduce, the comparison table and an ASCII plot of each changed result,\n"
+	"with the job file attached.  When nothing failed and no workload result\n"
+	"changed significantly, no mail is written (a message on standard error).\n"
 	"\n"
 	"    -o FILE               write the mail to FILE (default: standard output)\n"
 	"    --sendmail            send it: pipe it to '/usr/sbin/sendmail -t -i'\n"
@@ -36,6 +37,7 @@ static const char report_usage[] =
 	"    --in-reply-to ID      the Message-ID the report answers\n"
 	"    --subject-prefix STR  before the subject (default: [kdelta])\n"
 	"    --always              write a mail even when nothing changed\n"
+	"    --fail-on-regression  exit with the robot's statuses below\n"
 	"\n"
 	"Options of kdelta compare that choose and decide:\n"
 	"    --result-root DIR, --axis KEY, --commit LABEL, --test TEST, --fdr Q,\n"
@@ -43,16 +45,18 @@ static const char report_usage[] =
 	"    commit subjects); see 'kdelta compare --help'.\n"
 	"    -h, --help            show this help\n"
 	"\n"
-	"Exit status: 0, whether a mail was written or nothing changed; 1 when the\n"
-	"mail could not be sent or written; 2 for bad usage or bad input.  See\n"
-	"kdelta(1).\n";
+	"Exit status: 0, whether a mail was written or nothing changed; with\n"
+	"--fail-on-regression 0 clean, 1 regressed (a result got worse, or runs\n"
+	"fail), 6 inconclusive (more runs would tell), 7 no data (a variant without\n"
+	"a usable run); 2 for bad usage or bad input; 4 when the mail could not be\n"
+	"sent or written.  See kdelta(1).\n";
 
 #define DEFAULT_SENDMAIL "/usr/sbin/sendmail -t -i"
 
 struct report_args {
 	struct report_options opt;
 	const char *output, *sendmail_cmd;
-	bool sendmail;
+	bool sendmail, fail_on_regression;
 };
 
 static const char *const report_value_options[] = {
@@ -60,7 +64,7 @@ static const char *const report_value_options[] = {
 	"--subject-prefix", NULL,
 };
 static const char *const report_flag_options[] = {
-	"--sendmail", "--always", NULL,
+	"--sendmail", "--always", "--fail-on-regression", NULL,
 };
 
 static int report_option(void *ctx, const char *name, const char *value,
@@ -71,6 +75,8 @@ static int report_option(void *ctx, const char *name, const char *value,
 	if (!value) {
 		if (!strcmp(name, "--sendmail"))
 			r->sendmail = true;
+		else if (!strcmp(name, "--fail-on-regression"))
+			r->fail_on_regression = true;
 		else
 			r->opt.always = true;
 		return 0;
@@ -179,9 +185,10 @@ static int output_mail(const struct report_args *r, const struct strbuf *mail,
 /*
  * Loads, decides, writes the mail: 0, 1 when there was nothing to report,
  * -1 for bad input, -2 when the mail could not be sent or written.
+ * *status: what --fail-on-regression exits with.
  */
 static int report(struct report_args *r, const struct compare_args *a,
-		  struct kd_err *err)
+		  int *status, struct kd_err *err)
 {
 	struct compare_state st = { 0 };
 	struct strbuf mail = STRBUF_INIT;
@@ -192,8 +199,10 @@ static int report(struct report_args *r, const struct compare_args *a,
 		ret = report_write(&r->opt,
 				   (const struct comparison *const *)st.cmps,
 				   st.n, &mail, err);
+	if (ret >= 0)
+		*status = compare_status(&st);
 	if (ret == 1)
-		fprintf(stderr, "kdelta: report: no workload result changed significantly; no mail written (--always writes one anyway)\n");
+		fprintf(stderr, "kdelta: report: no workload result changed significantly and no runs failed; no mail written (--always writes one anyway)\n");
 	else if (!ret && output_mail(r, &mail, err) < 0)
 		ret = -2;
 	if (st.notices.len)
@@ -215,18 +224,20 @@ int cmd_report(int argc, char **argv)
 	};
 	struct compare_args a;
 	struct kd_err err;
-	int status = KD_EXIT_OK, ret;
+	int status = KD_EXIT_OK, outcome = KD_EXIT_OK, ret;
 
 	if (compare_args_parse(&a, argc, argv, &ext, &err) < 0 ||
 	    (!a.help && check_args(&r, &err) < 0)) {
 		status = KD_EXIT_USAGE;
 	} else if (a.help) {
 		fputs(report_usage, stdout);
-	} else if ((ret = report(&r, &a, &err)) < 0) {
-		status = ret == -2 ? KD_EXIT_FAIL : KD_EXIT_USAGE;
+	} else if ((ret = report(&r, &a, &outcome, &err)) < 0) {
+		status = ret == -2 ? KD_EXIT_WRITE : KD_EXIT_USAGE;
 	}
 	if (status != KD_EXIT_OK)
 		fprintf(stderr, "kdelta: %s\n", err.msg);
+	else if (r.fail_on_regression)
+		status = outcome;
 	compare_args_release(&a);
 	return status;
 }

@@ -750,6 +750,7 @@ void comparison_release(struct comparison *cmp)
 		free(cmp->variants[v].subject);
 		free(cmp->variants[v].path);
 		free(cmp->variants[v].notice);
+		free(cmp->variants[v].failure);
 	}
 	free(cmp->variants);
 	free_params(cmp->params, cmp->nparams);

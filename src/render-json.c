@@ -56,13 +56,14 @@ static json_t *json_params(const struct comparison *cmp)
 
 static json_t *json_variant(const struct variant *v)
 {
-	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I}",
+	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:o}",
 			 "label", text(v->label),
 			 "subject", string_or_null(v->subject),
 			 "path", text(v->path ? v->path : ""),
 			 "runs", (json_int_t)v->runs,
 			 "failed", (json_int_t)v->runs_failed,
-			 "incomplete", (json_int_t)v->runs_incomplete);
+			 "incomplete", (json_int_t)v->runs_incomplete,
+			 "failure", string_or_null(v->failure));
 }
 
 static json_t *json_samples(const struct metric_cell *cell)

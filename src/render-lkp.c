@@ -16,6 +16,8 @@
 #define LKP_RULE_WIDTH 89
 /* Robot mails name a commit with a subject by its first 12 digits. */
 #define SHORT_COMMIT 12
+/* The lines of words after the table fit the robot's 80-column mail. */
+#define VERDICT_LINE_WIDTH 80
 
 static int compare_params(const void *a, const void *b)
 {
@@ -258,9 +260,9 @@ static bool row_has_verdict(const struct comparison *cmp,
 }
 
 /*
- * Changed metrics; with --all every metric.  Key results that could not
- * be decided are always listed: a robot must not read silence as "same";
- * so is every metric whose statistics are not finite.
+ * Workload results always, changed or not; monitor metrics that changed;
+ * with --all every metric.  Every metric whose statistics are not finite
+ * is listed too.
  */
 static bool row_shown(const struct comparison *cmp,
 		      const struct metric_row *row,
@@ -268,44 +270,117 @@ static bool row_shown(const struct comparison *cmp,
 {
 	if (row->failure)	/* in the fail:runs table */
 		return false;
-	return opt->all || row_has_verdict(cmp, row, VERDICT_CHANGED) ||
-	       row_has_verdict(cmp, row, VERDICT_NOT_FINITE) ||
-	       (row->key && row_has_verdict(cmp, row, VERDICT_FEW_RUNS));
+	return opt->all || row->key ||
+	       row_has_verdict(cmp, row, VERDICT_CHANGED) ||
+	       row_has_verdict(cmp, row, VERDICT_NOT_FINITE);
+}
+
+/* A label in a line of text: a commit id cut as the header cuts it. */
+static void add_label(struct strbuf *out, const struct variant *v)
+{
+	if (is_commit_id(v->label))
+		strbuf_add(out, v->label, SHORT_COMMIT);
+	else
+		add_printable(out, v->label);
 }
 
 /*
- * A row shows its changes plainly when one of them is significant, else
- * in parentheses, as lkp-tests would print them: also a change that too
- * few runs could not decide, which the line after the table counts.
+ * Why a variant has no usable run: "dead: no usable run: 3 of 3 runs
+ * failed: mkfs.xfs: ...".
+ */
+static void add_no_runs(struct strbuf *out, const struct variant *var)
+{
+	add_label(out, var);
+	strbuf_addstr(out, ": no usable run");
+	if (var->runs_failed + var->runs_incomplete)
+		strbuf_addf(out, ": %zu of %zu runs failed",
+			    var->runs_failed + var->runs_incomplete,
+			    runs_attempted(var));
+	if (var->failure) {
+		strbuf_addstr(out, ": ");
+		add_printable(out, var->failure);
+	}
+}
+
+/*
+ * One line per workload result and later variant, its verdict in words:
+ * "aim9.creat-clo.ops_per_sec, fix: -3.1% (95% CI -9.0% … +2.8%):
+ * inconclusive, about 14 runs per side would decide ±1%", broken into
+ * lines that fit a mail.
+ */
+static void add_key_verdicts(struct strbuf *out, const struct comparison *cmp,
+			     const struct compare_options *opt)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		if (cmp->variants[v].runs)
+			continue;
+		strbuf_reset(&line);
+		add_no_runs(&line, &cmp->variants[v]);
+		add_wrapped(out, line.buf, VERDICT_LINE_WIDTH, 4);
+	}
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct metric_row *row = &cmp->rows[r];
+
+		if (!row->key || row->failure)
+			continue;
+		for (size_t v = 1; v < cmp->nvariants; v++) {
+			if (!cmp->variants[v].runs || !cmp->variants[0].runs)
+				continue;
+			strbuf_reset(&line);
+			add_printable(&line, row->name);
+			strbuf_addstr(&line, ", ");
+			add_label(&line, &cmp->variants[v]);
+			strbuf_addstr(&line, ": ");
+			add_key_verdict(&line, row, &row->cells[v], opt);
+			add_wrapped(out, line.buf, VERDICT_LINE_WIDTH, 4);
+		}
+	}
+	strbuf_release(&line);
+}
+
+static const char lkp_legend[] =
+	"marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value\n";
+
+/*
+ * The rows, each change marked by itself: plainly when it changed, in
+ * parentheses when it did not (or fewer than 3 runs could not decide it,
+ * which a line after the table counts).  Then the workload results'
+ * verdicts, what was left out, and the legend.
  */
 static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 			   const struct compare_options *opt,
 			   size_t failures_shown)
 {
-	size_t shown = 0, undecided = 0;
+	size_t shown = 0, undecided = 0, monitors = 0, monitors_shown = 0;
 
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct metric_row *row = &cmp->rows[r];
-		enum lkp_change_mode mode = LKP_CHANGE_PLAIN;
 
+		monitors += !row->key && !row->failure;
 		if (!row_shown(cmp, row, opt))
 			continue;
 		if (!shown++)
 			lkp_add_perf_header(out, cmp->nvariants);
-		if (!row_has_verdict(cmp, row, VERDICT_CHANGED))
-			mode = LKP_CHANGE_QUIET;
+		monitors_shown += !row->key;
 		undecided += row_has_verdict(cmp, row, VERDICT_FEW_RUNS);
 		lkp_add_row(out, row->cells, cmp->nvariants, row->name,
-			    LKP_STYLE_DETAIL, mode);
+			    LKP_STYLE_DETAIL, LKP_CHANGE_MARKED);
 	}
-	if (!shown && !failures_shown)
-		strbuf_addf(out,
-			    "no significant change in %zu metric%s (--all lists them)\n",
-			    cmp->nrows, cmp->nrows == 1 ? "" : "s");
 	if (undecided)
 		strbuf_addf(out,
 			    "not enough runs (fewer than 3) to decide %zu row%s\n",
 			    undecided, undecided == 1 ? "" : "s");
+	if (shown)
+		strbuf_addch(out, '\n');
+	add_key_verdicts(out, cmp, opt);
+	if (monitors && !monitors_shown)
+		strbuf_addf(out,
+			    "no significant change in %zu monitor metric%s (--all lists them)\n",
+			    monitors, monitors == 1 ? "" : "s");
+	if (shown || failures_shown)
+		strbuf_addstr(out, lkp_legend);
 }
 
 void render_lkp(const struct comparison *cmp, const struct compare_options *opt,

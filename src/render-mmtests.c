@@ -182,6 +182,6 @@ void render_mmtests(const struct comparison *cmp,
 			add_cell(out, row, v, hmean);
 		strbuf_addch(out, '\n');
 	}
-	strbuf_addch(out, '\n');
+	strbuf_addstr(out, "marks: *  1.00%* changed, (  1.00%) not changed or undecided; + is better\n\n");
 	free(group);
 }

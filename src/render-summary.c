@@ -142,4 +142,5 @@ void render_summary(const struct comparison *const *cmps, size_t n,
 	add_geo_mean_row(out, cmps, n, metric, nvariants);
 	for (size_t g = 0; g < n; g++)
 		add_group_row(out, cmps[g], metric, nvariants);
+	strbuf_addstr(out, "marks: -19% changed, blank: not changed or undecided, GEO-MEAN: not tested\n");
 }

@@ -24,6 +24,43 @@ void add_printable(struct strbuf *out, const char *s)
 		strbuf_addch(out, printable_char(*s));
 }
 
+/* Columns of the n bytes at s: UTF-8 continuation bytes take none. */
+static size_t columns(const char *s, size_t n)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < n; i++)
+		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return cols;
+}
+
+void add_wrapped(struct strbuf *out, const char *text, size_t width,
+		 size_t indent)
+{
+	size_t col = 0;
+
+	while (*text) {
+		size_t blanks = strspn(text, " ");
+		size_t len = strcspn(text + blanks, " ");
+		size_t cols = columns(text + blanks, len);
+
+		if (!len)
+			break;
+		if (col && col + blanks + cols > width) {
+			strbuf_addch(out, '\n');
+			strbuf_addchars(out, ' ', indent);
+			col = indent;
+		} else {
+			strbuf_addchars(out, ' ', blanks);
+			col += blanks;
+		}
+		strbuf_add(out, text + blanks, len);
+		col += cols;
+		text += blanks + len;
+	}
+	strbuf_addch(out, '\n');
+}
+
 void add_right(struct strbuf *out, const char *text, size_t width)
 {
 	size_t len = strlen(text);
@@ -144,19 +181,21 @@ static void add_change_column(struct strbuf *out,
 			      enum lkp_style style, enum lkp_change_mode mode)
 {
 	struct strbuf text = STRBUF_INIT;
+	bool quiet = mode == LKP_CHANGE_QUIET ||
+		     (mode == LKP_CHANGE_MARKED &&
+		      cell->verdict != VERDICT_CHANGED);
 
 	if (mode != LKP_CHANGE_SIGNIFICANT ||
 	    cell->verdict == VERDICT_CHANGED ||
 	    cell->verdict == VERDICT_NOT_FINITE)
 		lkp_add_change(&text, base, cell, style);
-	if (mode == LKP_CHANGE_QUIET && text.len &&
-	    cell->verdict != VERDICT_NOT_FINITE) {
-		struct strbuf quiet = STRBUF_INIT;
+	if (quiet && text.len && cell->verdict != VERDICT_NOT_FINITE) {
+		struct strbuf paren = STRBUF_INIT;
 
 		/* the ')' takes the blank after the column */
-		strbuf_addf(&quiet, "(%s)", text.buf);
-		add_right(out, quiet.buf, LKP_CHANGE_WIDTH + 1);
-		strbuf_release(&quiet);
+		strbuf_addf(&paren, "(%s)", text.buf);
+		add_right(out, paren.buf, LKP_CHANGE_WIDTH + 1);
+		strbuf_release(&paren);
 	} else {
 		add_right(out, text.buf, LKP_CHANGE_WIDTH);
 		strbuf_addch(out, ' ');

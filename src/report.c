@@ -377,6 +377,12 @@ struct report {
 	char **key_results;		/* one per cmps[i], or NULL */
 	struct report_finding finding;
 	bool changed;			/* finding is set */
+	/*
+	 * A variant whose runs fail where the base's do not: the finding the
+	 * mail leads with, before any change (failing_cmp NULL: none).
+	 */
+	const struct comparison *failing_cmp;
+	size_t failing_variant;
 	const struct comparison **sections;	/* the groups shown */
 	struct section_job *jobs;	/* one per section */
 	size_t nsections;
@@ -384,13 +390,43 @@ struct report {
 
 static const struct comparison *headline_cmp(const struct report *rep)
 {
+	if (rep->failing_cmp)
+		return rep->failing_cmp;
 	return rep->changed ? rep->finding.cmp : rep->sections[0];
 }
 
 static size_t headline_variant(const struct report *rep)
 {
+	if (rep->failing_cmp)
+		return rep->failing_variant;
 	return rep->changed ? rep->finding.variant
 			    : headline_cmp(rep)->nvariants - 1;
+}
+
+/* The first variant whose runs fail where the base's do not. */
+static void find_failing(struct report *rep)
+{
+	for (size_t i = 0; i < rep->n && !rep->failing_cmp; i++)
+		for (size_t v = 1; v < rep->cmps[i]->nvariants; v++)
+			if (variant_fails_more(rep->cmps[i], v)) {
+				rep->failing_cmp = rep->cmps[i];
+				rep->failing_variant = v;
+				break;
+			}
+}
+
+/* A variant of cmp without a usable run (the base first), or -1. */
+static ssize_t variant_without_runs(const struct comparison *cmp)
+{
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		if (!cmp->variants[v].runs)
+			return (ssize_t)v;
+	return -1;
+}
+
+static size_t runs_attempted(const struct variant *var)
+{
+	return var->runs + var->runs_failed + var->runs_incomplete;
 }
 
 /* "<axis>=<value>" for --axis, else the commit's label, short if a hash. */
@@ -418,7 +454,15 @@ static void add_subject(const struct report *rep, struct strbuf *out)
 		strbuf_addf(out, "%s ", prefix);
 	add_what_changed(out, cmp, headline_variant(rep));
 	strbuf_addstr(out, ": ");
-	if (rep->changed) {
+	if (rep->failing_cmp) {
+		const struct variant *var =
+			&cmp->variants[rep->failing_variant];
+
+		strbuf_addf(out, "%s fails in %zu of %zu runs",
+			    cmp->testcase ? cmp->testcase : cmp->name,
+			    var->runs_failed + var->runs_incomplete,
+			    runs_attempted(var));
+	} else if (rep->changed) {
 		const struct metric_cell *cell =
 			&rep->finding.row->cells[rep->finding.variant];
 
@@ -426,8 +470,11 @@ static void add_subject(const struct report *rep, struct strbuf *out)
 		report_add_change(out, cell);
 		strbuf_addf(out, " %s", change_kind(rep->finding.row, cell));
 	} else {
-		strbuf_addf(out, "%s: no significant change",
-			    cmp->testcase ? cmp->testcase : cmp->name);
+		strbuf_addf(out, "%s: %s",
+			    cmp->testcase ? cmp->testcase : cmp->name,
+			    variant_without_runs(cmp) >= 0 ?
+				    "no usable run to compare" :
+				    "no significant change");
 	}
 }
 
@@ -472,12 +519,46 @@ static void add_axis_line(struct strbuf *out, const struct comparison *cmp,
 	strbuf_addstr(out, ")\n");
 }
 
+/*
+ * "3 of 3 runs failed (the base's 0 of 3): <why the first failed>", for each
+ * variant with failed or incomplete runs.
+ */
+static void add_failures(struct strbuf *out, const struct comparison *cmp)
+{
+	bool any = false;
+
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		const struct variant *var = &cmp->variants[v];
+		size_t failed = var->runs_failed + var->runs_incomplete;
+
+		if (!failed)
+			continue;
+		any = true;
+		strbuf_addch(out, '\t');
+		add_printable(out, var->label);
+		strbuf_addf(out, ": %zu of %zu runs failed", failed,
+			    runs_attempted(var));
+		if (var->runs_incomplete)
+			strbuf_addf(out, " (%zu never completed)",
+				    var->runs_incomplete);
+		if (var->failure) {
+			strbuf_addstr(out, ":\n\t\t");
+			add_printable(out, var->failure);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (any)
+		strbuf_addch(out, '\n');
+}
+
 static void add_finding(const struct report *rep, struct strbuf *out)
 {
 	const struct comparison *cmp = headline_cmp(rep);
 	size_t v = headline_variant(rep);
 
-	if (rep->changed) {
+	if (rep->failing_cmp) {
+		strbuf_addstr(out, "FYI, we noticed that the workload fails due to ");
+	} else if (rep->changed) {
 		const struct metric_cell *cell =
 			&rep->finding.row->cells[rep->finding.variant];
 
@@ -486,6 +567,9 @@ static void add_finding(const struct report *rep, struct strbuf *out)
 		strbuf_addf(out, " %s of ", change_kind(rep->finding.row, cell));
 		add_printable(out, rep->finding.row->name);
 		strbuf_addstr(out, " due to ");
+	} else if (variant_without_runs(cmp) >= 0) {
+		strbuf_addstr(out, "FYI, we could not compare the workload results: a variant has no\nusable run, ");
+		strbuf_addstr(out, cmp->axis ? "when " : "with ");
 	} else {
 		strbuf_addstr(out, "FYI, we noticed no significant change of the workload results\n");
 		strbuf_addstr(out, cmp->axis ? "when " : "with ");
@@ -500,6 +584,7 @@ static void add_finding(const struct report *rep, struct strbuf *out)
 		add_commit_line(out, &cmp->variants[v]);
 	}
 	strbuf_addch(out, '\n');
+	add_failures(out, cmp);
 }
 
 /*
@@ -882,14 +967,17 @@ static int report_prepare(struct report *rep, struct kd_err *err)
 {
 	rep->sections = xcalloc(rep->n ? rep->n : 1, sizeof(*rep->sections));
 	for (size_t i = 0; i < rep->n; i++)
-		if (!rep->changed || has_key_change(rep->cmps[i]))
+		if ((!rep->changed && !rep->failing_cmp) ||
+		    has_key_change(rep->cmps[i]) ||
+		    rep->cmps[i] == rep->failing_cmp)
 			rep->sections[rep->nsections++] = rep->cmps[i];
 	rep->jobs = xcalloc(rep->nsections ? rep->nsections : 1,
 			    sizeof(*rep->jobs));
 	for (size_t i = 0; i < rep->nsections; i++) {
 		const struct comparison *cmp = rep->sections[i];
-		size_t v = rep->changed && cmp == rep->finding.cmp ?
-			rep->finding.variant : cmp->nvariants - 1;
+		size_t v = cmp == rep->failing_cmp ? rep->failing_variant :
+			   rep->changed && cmp == rep->finding.cmp ?
+			   rep->finding.variant : cmp->nvariants - 1;
 
 		strbuf_init(&rep->jobs[i].text);
 		rep->jobs[i].filename = attachment_name(cmp, rep->nsections, i);
@@ -970,7 +1058,8 @@ int report_write(const struct report_options *opt,
 	rep.changed = report_find(cmps, n,
 				  (const char *const *)rep.key_results,
 				  &rep.finding);
-	if (!n || (!rep.changed && !opt->always)) {
+	find_failing(&rep);
+	if (!n || (!rep.changed && !rep.failing_cmp && !opt->always)) {
 		report_release(&rep);
 		return 1;
 	}

@@ -957,13 +957,25 @@ struct run_scan {
 	size_t nok, alloc;
 	size_t failed, incomplete;
 	bool marked;		/* kdelta's: some run has a completion mark */
+	char *failure;		/* the first failed run's reason */
 	time_t first, last;	/* the run directories' mtimes */
 };
 
 static void run_scan_release(struct run_scan *rs)
 {
 	free_strings(rs->ok_stats, rs->nok);
+	free(rs->failure);
 	memset(rs, 0, sizeof(*rs));
+}
+
+/* "failed: mkfs.xfs: ..." gives "mkfs.xfs: ...", a bare "failed" itself. */
+static char *failure_reason(const char *status)
+{
+	static const char prefix[] = "failed: ";
+
+	if (!strncmp(status, prefix, strlen(prefix)) && status[strlen(prefix)])
+		return xstrdup(status + strlen(prefix));
+	return xstrdup(status);
 }
 
 /*
@@ -1006,9 +1018,9 @@ static int scan_runs(const struct result_dir *dir, struct run_scan *rs,
 			continue;
 		}
 		free(stats);
-		if (status[i])
-			rs->failed++;
-		else
+		if (status[i] && !rs->failed++)
+			rs->failure = failure_reason(status[i]);
+		else if (!status[i])
 			rs->incomplete++;
 	}
 	rs->marked = marked > 0;
@@ -1174,6 +1186,11 @@ int result_dir_load(const struct result_dir *dir, struct matrix *m,
 	v->runs = m->nruns - m->nincomplete;
 	v->runs_failed = rs.failed;
 	v->runs_incomplete = rs.incomplete + m->nincomplete;
+	if (!ret) {
+		free(v->failure);
+		v->failure = rs.failure;
+		rs.failure = NULL;
+	}
 	run_scan_release(&rs);
 	free(own);
 	free(path);

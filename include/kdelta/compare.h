@@ -24,6 +24,9 @@ struct variant {
 	size_t runs_incomplete;	/* started, never completed */
 	char *notice;		/* what the user should hear of its store
 				 * (a stale matrix rebuilt), or NULL */
+	char *failure;		/* why the first failed run failed (its
+				 * completion mark, without "failed: "), or
+				 * NULL */
 };
 
 enum verdict {
@@ -138,6 +141,34 @@ struct compare_options {
  * "Statistics" and the SIGNIFICANCE section of kdelta(1).
  */
 void compare_decide(struct comparison *cmp, const struct compare_options *opt);
+
+/*
+ * What a set of decided comparisons tells a robot, from better to worse
+ * (the worst found wins):
+ *  - clean: every workload result of every variant is the same or changed
+ *    for the better, and no variant fails more than the base;
+ *  - inconclusive: some workload result is neither changed nor shown the
+ *    same (or had too few runs to decide, or statistics not finite);
+ *  - no data: a variant, or the base, has no usable run, or a workload
+ *    result is missing on one side;
+ *  - regressed: a workload result changed for the worse (or in a direction
+ *    nobody declared better), a failure stat rose, or a variant's runs
+ *    failed where the base's did not (variant_fails_more()).
+ * No comparison at all is "no data".
+ */
+enum compare_outcome {
+	OUTCOME_CLEAN,
+	OUTCOME_INCONCLUSIVE,
+	OUTCOME_NO_DATA,
+	OUTCOME_REGRESSED,
+};
+
+enum compare_outcome compare_outcome(const struct comparison *const *cmps,
+				     size_t n);
+/* "clean", "inconclusive", "no data", "regressed". */
+const char *compare_outcome_name(enum compare_outcome outcome);
+/* Whether variant v has failed or incomplete runs and the base none. */
+bool variant_fails_more(const struct comparison *cmp, size_t v);
 
 /* Renderers (src/render-*.c).  Each appends to out. */
 void render_lkp(const struct comparison *cmp, const struct compare_options *opt,

@@ -29,12 +29,16 @@ int kd_error_prefix(struct kd_err *err, const char *fmt, ...)
 /* Exit statuses, documented in kdelta(1). */
 enum {
 	KD_EXIT_OK = 0,
-	KD_EXIT_FAIL = 1,	/* a run failed, or a key metric regressed */
+	KD_EXIT_FAIL = 1,	/* a run failed; --fail-on-regression: regressed */
 	KD_EXIT_USAGE = 2,	/* bad usage or bad input */
 	KD_EXIT_NOT_REPRODUCIBLE = 3,
 	KD_EXIT_WRITE = 4,	/* run, bisect: the store or the work directory
 				 * could not be written (disk full, read-only) */
 	KD_EXIT_NOMEM = 5,	/* out of memory (xdie_nomem()) */
+	KD_EXIT_INCONCLUSIVE = 6,	/* --fail-on-regression: more runs
+					 * would tell */
+	KD_EXIT_NO_DATA = 7,	/* --fail-on-regression: a variant without
+				 * a usable run, a result missing */
 	KD_EXIT_BUSY = 8,	/* run --no-wait: another run holds the lock */
 };
 

@@ -48,6 +48,9 @@ enum lkp_change_mode {
 	LKP_CHANGE_PLAIN,	/* every change */
 	LKP_CHANGE_QUIET,	/* in parentheses: nothing changed */
 	LKP_CHANGE_SIGNIFICANT,	/* only VERDICT_CHANGED cells, else blank */
+	LKP_CHANGE_MARKED,	/* VERDICT_CHANGED cells plainly, the others
+				 * in parentheses: each cell says whether it
+				 * changed, whatever the row's other cells */
 };
 
 /* The mean as the robot prints it; "-" when the variant has no sample. */
@@ -94,6 +97,14 @@ void add_printable(struct strbuf *out, const char *s);
 void add_right(struct strbuf *out, const char *text, size_t width);
 /* Appends text, made printable, left-aligned in width columns. */
 void add_left(struct strbuf *out, const char *text, size_t width);
+/*
+ * Appends text (printable already) and a newline, broken at blanks into
+ * lines of at most width columns (a UTF-8 sequence is one column; a longer
+ * word stays whole), each line after the first indented by indent blanks:
+ * a line of words for an 80-column mail.
+ */
+void add_wrapped(struct strbuf *out, const char *text, size_t width,
+		 size_t indent);
 
 /*
  * A workload result's verdict in words (src/render-verdict.c), for every

@@ -371,7 +371,8 @@ static void test_seed002(void)
 		add_row(cmp, want.v[i]);
 	render_lkp(cmp, &opt, &out);
 	lines_split(&got, out.buf, false);
-	CHECK(got.n == want.n + 1);
+	/* then a blank line, the legend of the marks and a blank line */
+	CHECK(got.n == want.n + 3);
 	for (size_t i = 0; i < want.n && i < got.n; i++) {
 		char *collapsed;
 
@@ -385,7 +386,9 @@ static void test_seed002(void)
 			CHECK_STR(collapsed, want.v[i]);
 		free(collapsed);
 	}
-	CHECK(got.n && !strcmp(got.v[got.n - 1], ""));
+	CHECK(got.n == want.n + 3 && !strcmp(got.v[want.n], "") &&
+	      !strncmp(got.v[want.n + 1], "marks: +1.0% changed", 20) &&
+	      !strcmp(got.v[got.n - 1], ""));
 	lines_free(&want);
 	lines_free(&got);
 	strbuf_release(&out);
@@ -396,9 +399,11 @@ static void check_summary(const struct lines *want, const struct lines *got)
 {
 	char *line, *a, *b;
 
-	CHECK(got->n == 12 && want->n == 13);
-	if (got->n != 12 || want->n != 13)
+	/* the seed's lines, one less (see below), and the legend */
+	CHECK(got->n == 13 && want->n == 13);
+	if (got->n != 13 || want->n != 13)
 		return;
+	CHECK(!strncmp(got->v[12], "marks: -19% changed", 19));
 	for (size_t i = 0; i < 2; i++) {
 		line = unquote(want->v[i], "> > ");
 		CHECK_STR(got->v[i], line);
@@ -500,8 +505,10 @@ static void test_seed003(void)
 	read_testdata("seed003.txt", &want);
 	render_mmtests(cmp, &opt, &out);
 	lines_split(&got, out.buf, false);
-	CHECK(want.n == 4 && got.n == 6);
+	CHECK(want.n == 4 && got.n == 7);
 	CHECK_STR(got.n ? got.v[0] : NULL, "bonnie");
+	CHECK_STR(got.n == 7 ? got.v[5] : NULL,
+		  "marks: *  1.00%* changed, (  1.00%) not changed or undecided; + is better");
 	for (size_t i = 0; i < want.n && i + 1 < got.n; i++)
 		CHECK_STR(got.v[i + 1], want.v[i]);
 	/* mmtests marks a significant change: "*  17.13%*" */
@@ -611,6 +618,8 @@ static void test_control_characters(void)
 		"         %stddev     %change         %stddev\n"
 		"             \\          |                \\  \n"
 		"      1000 ±  4%     +20.0%       1200 ±  4%  truncate.ops per_sec\n"
+		"\n"
+		"marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value\n"
 		"\n";
 	struct compare_options opt = { .all = false };
 	struct comparison *cmp = new_comparison(labels, 2);

@@ -61,7 +61,7 @@ check_mail "$T/mail2" \
 	--attachment score.yaml || fail "the improvement mail"
 
 # Nothing changed: no mail, status 0, one line on stderr; --always writes one.
-expect_error 0 "kdelta: report: no workload result changed significantly; no mail written (--always writes one anyway)" \
+expect_error 0 "kdelta: report: no workload result changed significantly and no runs failed; no mail written (--always writes one anyway)" \
 	"$KDELTA" report --result-root "$R" "$A" "$A"
 "$KDELTA" report --result-root "$R" --always --subject-prefix '[robot]' \
 	"$A" "$A" >"$T/same" || fail "--always"

@@ -1,0 +1,76 @@
+#!/bin/bash
+# What compare and report --fail-on-regression tell a robot: 0 clean, 1
+# regressed (a result got worse, or runs fail where the base's do not), 6
+# inconclusive, 7 no data; report's mail about failing runs.
+source "$TESTLIB"
+source "$SRCDIR/tests/compare/store.sh"
+R=$T/results
+G=$R/w/fs=xfs/box
+
+job() { printf 'testcase: w\nfs: xfs\ncommit: %s\nhost: box\nruns: 5\n' "$1"; }
+store() { local label=$1; shift; store_commit "$G/$label" "$(job "$label")" "$@"; }
+store base w.ops_per_sec=1000,1001,999,1000,1000.5
+store same w.ops_per_sec=1000.2,1000.8,999.4,1000.1,1000.3
+store worse w.ops_per_sec=900,901,899,900,900.5
+store better w.ops_per_sec=1100,1101,1099,1100,1100.5
+store noisy w.ops_per_sec=1000,1100,900,1050,950
+store few w.ops_per_sec=1000,1001
+store fails w.ops_per_sec=1000.2,1000.8,999.4,1000.1
+store_failed_run "$G/fails" 4 "mkfs.xfs: bad option: bind"
+for label in dead dead2; do
+	for i in 0 1 2; do
+		store_failed_run "$G/$label" $i "mkfs.xfs: bad option: bind"
+		printf '%s\n' "$(job $label)" >"$G/$label/$i/job.yaml"
+	done
+done
+
+status_of() { "$KDELTA" "$@" >"$T/out" 2>"$T/err"; echo $?; }
+check() {
+	local want=$1 got
+	shift
+	got=$(status_of "$@")
+	[ "$got" = "$want" ] ||
+		fail "$*: status $got, want $want: $(cat "$T/err")"
+}
+check 0 compare --result-root "$R" --fail-on-regression base same
+check 0 compare --result-root "$R" --fail-on-regression base better
+check 1 compare --result-root "$R" --fail-on-regression base worse
+check 6 compare --result-root "$R" --fail-on-regression base noisy
+check 6 compare --result-root "$R" --fail-on-regression base few
+check 1 compare --result-root "$R" --fail-on-regression base fails
+check 1 compare --result-root "$R" --fail-on-regression base dead
+check 7 compare --result-root "$R" --fail-on-regression dead dead2
+# The worst of the variants wins: regressed over no data over inconclusive.
+check 1 compare --result-root "$R" --fail-on-regression base noisy worse
+check 6 compare --result-root "$R" --fail-on-regression base same noisy
+# Without --fail-on-regression: 0.
+check 0 compare --result-root "$R" base worse
+check 0 compare --result-root "$R" dead dead2
+
+# The table says what the runs did.
+"$KDELTA" compare --result-root "$R" base dead >"$T/table" || fail "base dead"
+grep -q '^ *:5  *[0-9]*% *3:3 *runs.failed$' "$T/table" ||
+	fail "no runs.failed row: $(cat "$T/table")"
+grep -q '^dead: no usable run: 3 of 3 runs failed: mkfs.xfs: bad option: bind$' "$T/table" ||
+	fail "no line for the variant without runs: $(cat "$T/table")"
+grep -q '^w.ops_per_sec, dead' "$T/table" &&
+	fail "a verdict of a variant without runs: $(cat "$T/table")"
+
+# report: the mail leads with the failure, its message, and exits as compare.
+check 1 report --result-root "$R" --fail-on-regression base fails
+grep -q '^Subject: \[kdelta\] fails: w fails in 1 of 5 runs$' "$T/out" ||
+	fail "report: subject of failing runs: $(grep '^Subject' "$T/out")"
+grep -q '^FYI, we noticed that the workload fails due to commit:$' "$T/out" ||
+	fail "report: no failure finding"
+grep -q '^		mkfs.xfs: bad option: bind$' "$T/out" ||
+	fail "report: no failure message"
+check 1 report --result-root "$R" --fail-on-regression base dead
+grep -q 'w fails in 3 of 3 runs$' "$T/out" || fail "report: all runs failed"
+check 0 report --result-root "$R" --fail-on-regression base same
+[ ! -s "$T/out" ] || fail "report: a mail about nothing"
+check 0 report --result-root "$R" base fails
+check 7 report --result-root "$R" --fail-on-regression --always dead dead2
+grep -q '^Subject: \[kdelta\] dead2: w: no usable run to compare$' "$T/out" ||
+	fail "report --always without runs: $(grep '^Subject' "$T/out")"
+check 6 report --result-root "$R" --fail-on-regression base noisy
+finish
