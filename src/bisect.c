@@ -434,6 +434,7 @@ static int load_samples(struct bisect *b, const char *hash, struct samples *s,
 			s->x[s->n++] = value;
 	}
 	matrix_release(&m);
+	variant_release_runs(&v);
 	free(v.failure);
 	free(dir);
 	return 0;
@@ -659,6 +660,7 @@ static int choose_metric(struct bisect *b, struct kd_err *err)
 			       dir);
 	}
 	matrix_release(&m);
+	variant_release_runs(&v);
 	free(v.failure);
 	free(dir);
 	return ret;

@@ -39,6 +39,8 @@ static const char compare_usage[] =
 	"    --min-change PCT      smallest change of a workload result worth\n"
 	"                          reporting, in percent (default 1)\n"
 	"    --all                 list every metric, not only the changed ones\n"
+	"    --metric PATTERN      only the metrics whose names PATTERN matches, a\n"
+	"                          glob such as 'aim9.*' (repeatable)\n"
 	"    --format FORMAT       lkp (default), mmtests, json or csv\n"
 	"    --summary METRIC      one table of METRIC over every group, GEO-MEAN first\n"
 	"    --explain METRIC      how each verdict on METRIC was reached\n"

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -102,6 +103,13 @@ static int take_value(struct compare_args *a, const char *name,
 				    err);
 	} else if (!strcmp(name, "--commit")) {
 		push_arg(&a->commits, &a->ncommits, &a->commits_alloc, value);
+	} else if (!strcmp(name, "--metric")) {
+		if (!*value)
+			return usage_error(a, err, "%s: expected a value, got ''",
+					   name);
+		/* A metric may be given by the name an old store has. */
+		push_arg(&a->metrics, &a->nmetrics, &a->metrics_alloc,
+			 metric_current_name(value));
 	} else {
 		const char **slot = !strcmp(name, "--summary") ? &a->summary
 			: !strcmp(name, "--explain") ? &a->explain
@@ -120,7 +128,7 @@ static int take_value(struct compare_args *a, const char *name,
 
 static const char *const value_options[] = {
 	"--test", "--fdr", "--min-change", "--commit", "--result-root",
-	"--repo", "--axis", NULL,
+	"--repo", "--axis", "--metric", NULL,
 };
 
 /* compare's own: how to show a comparison.  Not for report or plot. */
@@ -231,8 +239,9 @@ void compare_args_release(struct compare_args *a)
 {
 	free(a->labels);
 	free(a->commits);
-	a->labels = a->commits = NULL;
-	a->nlabels = a->ncommits = 0;
+	free(a->metrics);
+	a->labels = a->commits = a->metrics = NULL;
+	a->nlabels = a->ncommits = a->nmetrics = 0;
 }
 
 /* Component i (0-based) of a relative path, or NULL. */
@@ -552,6 +561,52 @@ static void add_notices(struct compare_state *st, const char *command,
 				    cmp->variants[v].notice);
 }
 
+/* Whether name matches one of the --metric patterns (globs). */
+static bool focused(const struct metric_row *row, void *ctx)
+{
+	const struct compare_args *a = ctx;
+
+	for (size_t i = 0; i < a->nmetrics; i++)
+		if (!fnmatch(a->metrics[i], row->name, 0))
+			return true;
+	return false;
+}
+
+static bool pattern_matches(const struct compare_state *st,
+			    const char *pattern)
+{
+	for (size_t i = 0; i < st->n; i++)
+		for (size_t r = 0; r < st->cmps[i]->nrows; r++)
+			if (!fnmatch(pattern, st->cmps[i]->rows[r].name, 0))
+				return true;
+	return false;
+}
+
+/*
+ * --metric: only the rows the patterns match, after the decisions (which
+ * are those of the whole comparison: the correction counts every metric).
+ * A pattern that matches nothing is an error, with the nearest name for a
+ * misspelt one.
+ */
+static int focus(struct compare_state *st, const struct compare_args *a,
+		 struct kd_err *err)
+{
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		const char *pattern = a->metrics[i];
+
+		if (pattern_matches(st, pattern))
+			continue;
+		if (!strpbrk(pattern, "*?["))
+			return compare_no_such_metric(st, a->command,
+						      "--metric", pattern, err);
+		return kd_error(err, "%s: --metric %s: no metric of these results matches",
+				a->command, pattern);
+	}
+	for (size_t i = 0; a->nmetrics && i < st->n; i++)
+		comparison_keep_rows(st->cmps[i], focused, (void *)a);
+	return 0;
+}
+
 int compare_load(struct compare_state *st, const struct compare_args *a,
 		 struct kd_err *err)
 {
@@ -574,7 +629,7 @@ int compare_load(struct compare_state *st, const struct compare_args *a,
 		add_subjects(st, a->repo);
 	for (size_t i = 0; i < st->n; i++)
 		compare_decide(st->cmps[i], &a->opt);
-	return 0;
+	return focus(st, a, err);
 }
 
 void compare_state_release(struct compare_state *st)

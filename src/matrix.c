@@ -737,6 +737,36 @@ static void free_params(struct param *params, size_t n)
 	free(params);
 }
 
+void variant_release_runs(struct variant *v)
+{
+	for (size_t i = 0; v->run_names && i < v->runs; i++)
+		free(v->run_names[i]);
+	free(v->run_names);
+	for (size_t i = 0; i < v->nnotes; i++) {
+		free(v->notes[i].run);
+		free(v->notes[i].why);
+	}
+	free(v->notes);
+	v->run_names = NULL;
+	v->notes = NULL;
+	v->nnotes = 0;
+}
+
+void comparison_keep_rows(struct comparison *cmp,
+			  bool (*keep)(const struct metric_row *, void *),
+			  void *ctx)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		if (keep(&cmp->rows[r], ctx))
+			cmp->rows[n++] = cmp->rows[r];
+		else
+			metric_row_release(&cmp->rows[r], cmp->nvariants);
+	}
+	cmp->nrows = n;
+}
+
 void comparison_release(struct comparison *cmp)
 {
 	for (size_t r = 0; r < cmp->nrows; r++)
@@ -750,6 +780,7 @@ void comparison_release(struct comparison *cmp)
 		free(cmp->variants[v].subject);
 		free(cmp->variants[v].path);
 		free(cmp->variants[v].notice);
+		variant_release_runs(&cmp->variants[v]);
 		free(cmp->variants[v].failure);
 	}
 	free(cmp->variants);

@@ -54,16 +54,30 @@ static json_t *json_params(const struct comparison *cmp)
 	return params;
 }
 
+/* The runs the machine disturbed: [{"run": "3", "why": "..."}]. */
+static json_t *json_disturbed(const struct variant *v)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < v->nnotes; i++)
+		json_array_append_new(list,
+				      json_pack("{s:o, s:o}",
+						"run", text(v->notes[i].run),
+						"why", text(v->notes[i].why)));
+	return list;
+}
+
 static json_t *json_variant(const struct variant *v)
 {
-	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:o, s:o}",
 			 "label", text(v->label),
 			 "subject", string_or_null(v->subject),
 			 "path", text(v->path ? v->path : ""),
 			 "runs", (json_int_t)v->runs,
 			 "failed", (json_int_t)v->runs_failed,
 			 "incomplete", (json_int_t)v->runs_incomplete,
-			 "failure", string_or_null(v->failure));
+			 "failure", string_or_null(v->failure),
+			 "disturbed", json_disturbed(v));
 }
 
 static json_t *json_samples(const struct metric_cell *cell)

@@ -340,6 +340,75 @@ static void add_key_verdicts(struct strbuf *out, const struct comparison *cmp,
 	strbuf_release(&line);
 }
 
+static void add_note(struct strbuf *out, struct strbuf *line, bool *any)
+{
+	if (!*any)
+		strbuf_addstr(out, "runs to look at (kept in the statistics):\n");
+	*any = true;
+	add_wrapped(out, line->buf, VERDICT_LINE_WIDTH, 6);
+}
+
+/* "  fix run 3: aim9.creat-clo.ops_per_sec 412 far from the others". */
+static void add_outliers(struct strbuf *out, const struct comparison *cmp,
+			 const struct metric_row *row, size_t v,
+			 struct strbuf *line, bool *any)
+{
+	const struct variant *var = &cmp->variants[v];
+	const struct metric_cell *cell = &row->cells[v];
+	size_t n = cell->samples ? cell->sum.n : 0;
+	double median = 0;
+	bool *is_outlier;
+
+	if (!n)
+		return;
+	is_outlier = xcalloc(n, sizeof(*is_outlier));
+	find_outliers(cell->samples, n, is_outlier, NULL, &median);
+	for (size_t i = 0; i < n; i++) {
+		if (!is_outlier[i])
+			continue;
+		strbuf_reset(line);
+		strbuf_addstr(line, "  ");
+		add_label(line, var);
+		if (var->run_names && n == var->runs)
+			strbuf_addf(line, " run %s: ", var->run_names[i]);
+		else
+			strbuf_addf(line, " run #%zu: ", i + 1);
+		add_printable(line, row->name);
+		strbuf_addf(line, " %.6g, far from the others (median %.6g)",
+			    cell->samples[i], median);
+		add_note(out, line, any);
+	}
+	free(is_outlier);
+}
+
+/*
+ * The runs the machine disturbed (what the runner recorded) and those
+ * whose workload result lies far from the others': named, never left out.
+ */
+static void add_run_notes(struct strbuf *out, const struct comparison *cmp)
+{
+	struct strbuf line = STRBUF_INIT;
+	bool any = false;
+
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		const struct variant *var = &cmp->variants[v];
+
+		for (size_t i = 0; i < var->nnotes; i++) {
+			strbuf_reset(&line);
+			strbuf_addstr(&line, "  ");
+			add_label(&line, var);
+			strbuf_addf(&line, " run %s: %s", var->notes[i].run,
+				    var->notes[i].why);
+			add_note(out, &line, &any);
+		}
+	}
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t v = 0; cmp->rows[r].key && !cmp->rows[r].failure &&
+				   v < cmp->nvariants; v++)
+			add_outliers(out, cmp, &cmp->rows[r], v, &line, &any);
+	strbuf_release(&line);
+}
+
 static const char lkp_legend[] =
 	"marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value\n";
 
@@ -375,6 +444,7 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 	if (shown)
 		strbuf_addch(out, '\n');
 	add_key_verdicts(out, cmp, opt);
+	add_run_notes(out, cmp);
 	if (monitors && !monitors_shown)
 		strbuf_addf(out,
 			    "no significant change in %zu monitor metric%s (--all lists them)\n",

@@ -4,10 +4,13 @@
  * comparisons, as lkp-tests does: one table per directory that holds every
  * label asked for.
  */
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -1160,6 +1163,145 @@ static int refresh_matrix(const struct result_dir *dir, const char *path,
 	return ret;
 }
 
+/* ---- what disturbed a run ---------------------------------------- */
+
+/*
+ * A run is named as disturbed when its load average (at its start or end)
+ * was above the machine's CPUs, another kdelta run ran beside it, or some
+ * tasks stalled on CPU, I/O or memory for at least this share of its time
+ * (the runner's record, kdelta.* in job.yaml).
+ */
+#define DISTURBED_STALL_PERCENT 10
+
+static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map,
+			    const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		const char *k = scalar_of(doc, p->key);
+
+		if (k && !strcmp(k, key))
+			return yaml_document_get_node(doc, p->value);
+	}
+	return NULL;
+}
+
+static bool number_at(yaml_document_t *doc, yaml_node_t *map,
+		      const char *key, double *out)
+{
+	yaml_node_t *node = map_get(doc, map, key);
+	const char *text;
+	char *end;
+
+	if (!node || node->type != YAML_SCALAR_NODE)
+		return false;
+	text = (const char *)node->data.scalar.value;
+	*out = strtod(text, &end);
+	return end != text && !*end && isfinite(*out);
+}
+
+static void add_reason(struct strbuf *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_reason(struct strbuf *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why->len)
+		strbuf_addstr(why, "; ");
+	va_start(ap, fmt);
+	strbuf_vaddf(why, fmt, ap);
+	va_end(ap);
+}
+
+static void disturbance_reasons(yaml_document_t *doc, yaml_node_t *root,
+				struct strbuf *why)
+{
+	static const char *const resources[] = { "cpu", "io", "memory" };
+	yaml_node_t *k = map_get(doc, root, "kdelta");
+	yaml_node_t *pressure = map_get(doc, k, "pressure");
+	double cpus, start = 0, end = 0, n;
+	bool has_start = number_at(doc, k, "load_avg_start", &start);
+	bool has_end = number_at(doc, k, "load_avg_end", &end);
+
+	if (!number_at(doc, map_get(doc, root, "machine"), "nr_cpu", &cpus) ||
+	    cpus < 1)
+		cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
+	if ((has_start || has_end) && fmax(start, end) > cpus)
+		add_reason(why, "load average %.2f above its %g CPUs",
+			   fmax(start, end), cpus);
+	if (number_at(doc, k, "concurrent_runs", &n) && n > 0)
+		add_reason(why, "%g other kdelta run%s beside it", n,
+			   n == 1 ? "" : "s");
+	for (size_t i = 0; i < ARRAY_SIZE(resources); i++)
+		if (number_at(doc, map_get(doc, pressure, resources[i]),
+			      "some_stall_percent", &n) &&
+		    n >= DISTURBED_STALL_PERCENT)
+			add_reason(why, "%s pressure: tasks stalled %.0f%% of its time",
+				   resources[i], n);
+}
+
+/* Why the run of this stats.json was disturbed, or NULL. */
+static char *run_disturbance(const char *stats_path)
+{
+	char *path = xasprintf("%.*s/job.yaml",
+			       (int)(strrchr(stats_path, '/') - stats_path),
+			       stats_path);
+	struct strbuf why = STRBUF_INIT;
+	yaml_document_t doc;
+	struct kd_err err;
+
+	if (yaml_load_first(path, &doc, &err) == 0) {
+		disturbance_reasons(&doc, yaml_document_get_root_node(&doc),
+				    &why);
+		yaml_document_delete(&doc);
+	}
+	free(path);
+	if (!why.len) {
+		strbuf_release(&why);
+		return NULL;
+	}
+	return strbuf_detach(&why);
+}
+
+/* "3" of ".../3/stats.json". */
+static char *run_name(const char *stats_path)
+{
+	const char *end = strrchr(stats_path, '/'), *start = end;
+
+	while (start > stats_path && start[-1] != '/')
+		start--;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+/*
+ * The names of the complete runs (when the matrix holds exactly them, in
+ * their order) and the notes of those the machine disturbed.
+ */
+static void variant_runs(struct variant *v, const struct run_scan *rs,
+			 const struct matrix *m)
+{
+	size_t alloc = 0;
+
+	variant_release_runs(v);
+	if (rs->nok == v->runs && !m->nincomplete) {
+		v->run_names = xcalloc(v->runs + 1, sizeof(*v->run_names));
+		for (size_t i = 0; i < v->runs; i++)
+			v->run_names[i] = run_name(rs->ok_stats[i]);
+	}
+	for (size_t i = 0; i < rs->nok; i++) {
+		char *why = run_disturbance(rs->ok_stats[i]);
+
+		if (!why)
+			continue;
+		ALLOC_GROW(v->notes, v->nnotes + 1, alloc);
+		v->notes[v->nnotes].run = run_name(rs->ok_stats[i]);
+		v->notes[v->nnotes++].why = why;
+	}
+}
+
 int result_dir_load(const struct result_dir *dir, struct matrix *m,
 		    struct variant *v, struct kd_err *err)
 {
@@ -1190,6 +1332,7 @@ int result_dir_load(const struct result_dir *dir, struct matrix *m,
 		free(v->failure);
 		v->failure = rs.failure;
 		rs.failure = NULL;
+		variant_runs(v, &rs, m);
 	}
 	run_scan_release(&rs);
 	free(own);

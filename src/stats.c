@@ -662,3 +662,35 @@ size_t runs_to_decide(const double *a, size_t na, const double *b, size_t nb,
 	}
 	return n > RUNS_NEEDED_MAX ? RUNS_NEEDED_MAX + 1 : n;
 }
+
+size_t find_outliers(const double *x, size_t n, bool *is_outlier, double *z,
+		     double *median_out)
+{
+	double *d, median, scale, mean_dev = 0;
+	size_t found = 0;
+
+	memset(is_outlier, 0, n * sizeof(*is_outlier));
+	if (n < 3)
+		return 0;
+	d = xmalloc(n * sizeof(*d));
+	median = median_of(x, n);
+	if (median_out)
+		*median_out = median;
+	for (size_t i = 0; i < n; i++) {
+		d[i] = fabs(x[i] - median);
+		mean_dev += d[i] / (double)n;
+	}
+	scale = 1.4826 * median_of(d, n);
+	if (scale == 0)
+		scale = 1.2533 * mean_dev;
+	for (size_t i = 0; scale > 0 && isfinite(scale) && i < n; i++) {
+		double score = fabs(x[i] - median) / scale;
+
+		if (z)
+			z[i] = score;
+		is_outlier[i] = score > OUTLIER_Z;
+		found += is_outlier[i];
+	}
+	free(d);
+	return found;
+}

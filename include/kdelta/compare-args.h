@@ -40,6 +40,8 @@ struct compare_args {
 	const char *summary, *explain, *result_root, *repo, *axis;
 	const char **commits;
 	size_t ncommits, commits_alloc;
+	const char **metrics;	/* --metric: globs of the rows to keep */
+	size_t nmetrics, metrics_alloc;
 	bool fail_on_regression, help;
 	const char **labels;
 	size_t nlabels, labels_alloc;

@@ -15,6 +15,12 @@
  * renderer.  Variant 0 is the base.
  */
 
+/* A run worth a look, named, never left out of the statistics. */
+struct run_note {
+	char *run;		/* the run's directory name: "3" */
+	char *why;		/* "load average 5.20 above its 2 CPUs" */
+};
+
 struct variant {
 	char *label;		/* commit label, or the --axis value */
 	char *subject;		/* one-line commit subject (--repo), or NULL */
@@ -27,6 +33,14 @@ struct variant {
 	char *failure;		/* why the first failed run failed (its
 				 * completion mark, without "failed: "), or
 				 * NULL */
+	/*
+	 * The complete runs' directory names in the order of the samples,
+	 * or NULL when the matrix does not say which run is which.
+	 */
+	char **run_names;
+	/* Runs the machine disturbed (kdelta.* of their job.yaml). */
+	struct run_note *notes;
+	size_t nnotes;
 };
 
 enum verdict {

@@ -104,5 +104,14 @@ void comparison_add_matrices(struct comparison *cmp,
 void metric_row_release(struct metric_row *row, size_t nvariants);
 /* Frees everything a comparison owns and zeroes it. */
 void comparison_release(struct comparison *cmp);
+/* Frees v's run names and notes (comparison_release() calls it). */
+void variant_release_runs(struct variant *v);
+/*
+ * Keeps the rows for which keep(row, ctx) is true, in their order, and
+ * frees the others.
+ */
+void comparison_keep_rows(struct comparison *cmp,
+			  bool (*keep)(const struct metric_row *, void *),
+			  void *ctx);
 
 #endif

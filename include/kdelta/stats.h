@@ -151,4 +151,16 @@ size_t runs_to_decide(const double *a, size_t na, const double *b, size_t nb,
 		      double change, double min_change, bool points,
 		      enum sig_test test);
 
+/*
+ * Runs far from the others of their sample: a modified z-score
+ * |x - median| / (1.4826 MAD) above OUTLIER_Z (Iglewicz and Hoaglin, "How
+ * to Detect and Handle Outliers", 1993), with the mean absolute deviation
+ * times 1.2533 in place of a MAD of 0.  Sets is_outlier[i] (n entries),
+ * z[i] when z is not NULL and *median when median is not NULL; returns how
+ * many.  Fewer than 3 runs, or all alike: none.
+ */
+#define OUTLIER_Z 3.5
+size_t find_outliers(const double *x, size_t n, bool *is_outlier, double *z,
+		     double *median);
+
 #endif

@@ -83,6 +83,28 @@ cmp_ --format json --test mwu --fdr 0 v1 v2 >"$T/mwu" || fail "mwu"
 grep -q '"test": "mwu"' "$T/mwu" || fail "--test mwu not in the JSON"
 grep -q '"fdr": 0.0' "$T/mwu" || fail "--fdr 0 not in the JSON"
 
+# --metric: globs, repeatable; the rows they match and no others.
+cmp_ --format csv --metric 'proc-vmstat.*' --metric '*.Dirty' v1 v2 |
+	cut -d, -f2 | sed 1d | sort -u >"$T/focus"
+printf '%s\n' meminfo.Dirty proc-vmstat.pgfree proc-vmstat.pgmajfault |
+	diff -u - "$T/focus" >&2 || fail "--metric: other rows"
+cmp_ --metric 'proc-vmstat.pg*' --all v1 v2 >"$T/focus" || fail "--metric table"
+grep -q 'proc-vmstat.pgfree$' "$T/focus" && ! grep -q 'ops_per_sec' "$T/focus" ||
+	fail "--metric: the table holds other metrics: $(cat "$T/focus")"
+# A pattern that matches nothing is an error; a misspelt name gets the
+# nearest; the old name of a result is taken as today's.
+expect_error 2 "kdelta: compare: --metric nosuch.*: no metric of these results matches" \
+	cmp_ --metric 'nosuch.*' v1 v2
+expect_error 2 "kdelta: compare: --metric: no metric 'proc-vmstat.pgfre' in these results; did you mean 'proc-vmstat.pgfree'?" \
+	cmp_ --metric proc-vmstat.pgfre v1 v2
+cmp_ --format csv --metric creat-clo.ops_per_sec v1 v2 | cut -d, -f2 | sed 1d |
+	sort -u | grep -qx aim9.creat-clo.ops_per_sec || fail "--metric: old name"
+# report focuses its table the same way.
+"$KDELTA" report --result-root "$R" --metric 'aim9.*' v1 v2 >"$T/mail" ||
+	fail "report --metric"
+grep -q 'aim9.creat-clo.ops_per_sec$' "$T/mail" && ! grep -q 'proc-vmstat' "$T/mail" ||
+	fail "report --metric: the table holds other metrics"
+
 "$KDELTA" compare --help >"$T/help" || fail "--help"
 grep -q '^usage: kdelta compare' "$T/help" || fail "--help: no usage line"
 finish

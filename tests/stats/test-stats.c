@@ -281,6 +281,29 @@ static void test_bh_edges(void)
 	CHECK_NEAR(q[1], 0.04, 1e-15);
 }
 
+/* Iglewicz and Hoaglin's modified z-scores: the run far from the others. */
+static void test_outliers(void)
+{
+	const double one[] = { 10, 10.1, 9.9, 10, 10.05, 14 };
+	const double none[] = { 10, 10.1, 9.9, 10, 10.05, 10.2 };
+	const double mad0[] = { 1, 1, 1, 1, 2 };
+	const double same[] = { 3, 3, 3, 3 };
+	bool is[6];
+	double z[6], median = 0;
+
+	CHECK(find_outliers(one, 6, is, z, &median) == 1);
+	CHECK(is[5] && !is[0] && !is[4]);
+	/* median 10.025, MAD 0.05: (14 - 10.025) / (1.4826 * 0.05) */
+	CHECK_NEAR(z[5], 3.975 / (1.4826 * 0.05), 1e-9);
+	CHECK_NEAR(median, 10.025, 1e-12);
+	CHECK(find_outliers(none, 6, is, NULL, NULL) == 0);
+	/* a MAD of 0: the mean absolute deviation, 0.2, times 1.2533 */
+	CHECK(find_outliers(mad0, 5, is, z, NULL) == 1 && is[4]);
+	CHECK_NEAR(z[4], 1 / (1.2533 * 0.2), 1e-9);
+	CHECK(find_outliers(same, 4, is, NULL, NULL) == 0);
+	CHECK(find_outliers(one, 2, is, NULL, NULL) == 0);
+}
+
 int main(void)
 {
 	test_reference();
@@ -289,5 +312,6 @@ int main(void)
 	test_mwu_edges();
 	test_lkp();
 	test_bh_edges();
+	test_outliers();
 	return check_done();
 }

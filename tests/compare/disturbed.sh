@@ -1,0 +1,37 @@
+#!/bin/bash
+# compare names the runs the machine disturbed (the runner's record in
+# job.yaml) and the runs far from the others, and keeps them all.
+source "$TESTLIB"
+source "$SRCDIR/tests/compare/store.sh"
+R=$T/results
+G=$R/w/fs=xfs/box
+
+job() { printf 'testcase: w\nfs: xfs\ncommit: %s\nhost: box\nruns: 6\n' "$1"; }
+store_commit "$G/a" "$(job a)" w.ops_per_sec=1000,1001,999,1000,1000.5,1000.2
+store_commit "$G/b" "$(job b)" w.ops_per_sec=1000,1001,999,700,1000.5,1000.2
+# Run 3 of b ran beside another batch, on a busy machine of 2 CPUs; run 1
+# saw a little I/O pressure, below what counts, and a load of 2.
+printf '%s\nmachine:\n  nr_cpu: 2\nkdelta:\n  load_avg_start: 0.50\n  load_avg_end: 5.25\n  concurrent_runs: 1\n  pressure:\n    cpu:\n      some_avg10: 12.00\n      some_stall_us: 250000\n      some_stall_percent: 25.00\n    io:\n      some_avg10: 1.00\n      some_stall_us: 1000\n      some_stall_percent: 2.00\n' \
+	"$(job b)" >"$G/b/3/job.yaml"
+printf '%s\nmachine:\n  nr_cpu: 2\nkdelta:\n  load_avg_start: 2.00\n  load_avg_end: 1.00\n  concurrent_runs: 0\n  pressure:\n    io:\n      some_avg10: 1.00\n      some_stall_us: 1000\n      some_stall_percent: 9.99\n' \
+	"$(job b)" >"$G/b/1/job.yaml"
+
+"$KDELTA" compare --result-root "$R" a b >"$T/table" || fail "compare"
+sed -n '/^runs to look at/,/^marks:/p' "$T/table" >"$T/notes"
+cat >"$T/want" <<'WANT'
+runs to look at (kept in the statistics):
+  b run 3: load average 5.25 above its 2 CPUs; 1 other kdelta run beside it; cpu
+      pressure: tasks stalled 25% of its time
+  b run 3: w.ops_per_sec 700, far from the others (median 1000.1)
+marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value
+WANT
+diff -u "$T/want" "$T/notes" >&2 || fail "the runs to look at"
+# Kept: the mean of b counts run 3's 700.
+grep -q '950.12 ± 11%  w.ops_per_sec$' "$T/table" || fail "run 3 left out"
+"$KDELTA" compare --result-root "$R" --format json a b | tr -d ' \n' >"$T/json"
+grep -q '"disturbed":\[{"run":"3","why":"loadaverage5.25aboveits2CPUs;1otherkdeltarunbesideit;cpupressure:tasksstalled25%ofitstime"}\]' "$T/json" ||
+	fail "JSON: disturbed runs"
+# A quiet pair: nothing to look at.
+"$KDELTA" compare --result-root "$R" a a >"$T/quiet" || fail "a a"
+grep -q '^runs to look at' "$T/quiet" && fail "notes on quiet runs"
+finish
