@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/compare-args.h"
 #include "kdelta/compare.h"
 #include "kdelta/render.h"
@@ -185,7 +186,7 @@ static int explain(const struct compare_state *st, const struct compare_args *a,
 	size_t shown = 0;
 
 	if (!compare_state_has_metric(st, a->explain))
-		return compare_no_such_metric(st, a->command, "--explain",
+		return compare_no_such_metric(st, "--explain",
 					      a->explain, err);
 	for (size_t i = 0; i < st->n; i++) {
 		const struct metric_row *row = comparison_find_row(st->cmps[i],
@@ -210,7 +211,7 @@ static int render(const struct compare_state *st, const struct compare_args *a,
 		return explain(st, a, out, err);
 	if (a->summary) {
 		if (!compare_state_has_metric(st, a->summary))
-			return compare_no_such_metric(st, a->command, "--summary",
+			return compare_no_such_metric(st, "--summary",
 						      a->summary, err);
 		render_summary(cmps, st->n, a->summary, &a->opt, out);
 		return 0;
@@ -279,7 +280,7 @@ int cmd_compare(int argc, char **argv)
 	if (st.notices.len)
 		fputs(st.notices.buf, stderr);
 	if (status == KD_EXIT_USAGE)
-		fprintf(stderr, "kdelta: %s\n", err.msg);
+		cmd_error("compare", "%s", err.msg);
 	strbuf_release(&out);
 	compare_state_release(&st);
 	compare_args_release(&a);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/result-index.h"
 #include "kdelta/store.h"
 
@@ -33,14 +34,14 @@ int cmd_index(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (optind < argc) {
-		fprintf(stderr, "kdelta index: takes no arguments, got '%s'; see 'kdelta index --help'\n",
+		cmd_error("index", "takes no arguments, got '%s'; see 'kdelta index --help'",
 			argv[optind]);
 		free(root);
 		return KD_EXIT_USAGE;
 	}
 	ret = result_index_rebuild(root, &n, &err);
 	if (ret < 0)
-		fprintf(stderr, "kdelta index: %s\n", err.msg);
+		cmd_error("index", "%s", err.msg);
 	else
 		printf("%s: %zu commit directories indexed\n", root, n);
 	free(root);

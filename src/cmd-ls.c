@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -121,25 +122,21 @@ int store_command_options(int argc, char **argv, const char *usage,
 {
 	static const struct option options[] = {
 		{ "result-root", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cmd_parser p = { argv[0], "", options, 0, "" };
 	const char *root_option = NULL;
+	struct kd_err err;
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
 		if (c == 'R') {
 			root_option = optarg;
-		} else if (c == 'h') {
+		} else if (c == CMD_HELP) {
 			fputs(usage, stdout);
 			return KD_EXIT_OK;
 		} else {
-			fprintf(stderr, c == ':'
-				? "kdelta %s: option '%s' needs a value; see 'kdelta %s --help'\n"
-				: "kdelta %s: unknown option '%s'; see 'kdelta %s --help'\n",
-				argv[0], argv[optind - 1], argv[0]);
+			cmd_error(argv[0], "%s", err.msg);
 			return KD_EXIT_USAGE;
 		}
 	}
@@ -162,7 +159,7 @@ int cmd_ls(int argc, char **argv)
 	if (!ret)
 		ret = ls_dirs(&db, &err);
 	if (ret < 0)
-		fprintf(stderr, "kdelta ls: %s\n", err.msg);
+		cmd_error("ls", "%s", err.msg);
 	resultdb_release(&db);
 	free(root);
 	return ret < 0 ? KD_EXIT_USAGE : KD_EXIT_OK;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/compare-args.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/plot.h"
@@ -52,7 +53,7 @@ static int plot_option(void *ctx, const char *name, const char *value,
 	struct plot_args *p = ctx;
 
 	if (!*value)
-		return kd_error(err, "plot: %s: expected a value, got ''", name);
+		return kd_error(err, "%s: expected a value, got ''", name);
 	if (!strcmp(name, "--metric")) {
 		ALLOC_GROW(p->metrics, p->nmetrics + 1, p->metrics_alloc);
 		/* A metric may be given by the name an old store has. */
@@ -110,7 +111,7 @@ static int choose_panels(const struct compare_state *st,
 	*n = 0;
 	for (size_t m = 0; m < p->nmetrics; m++)
 		if (!compare_state_has_metric(st, p->metrics[m]))
-			return compare_no_such_metric(st, "plot", "--metric",
+			return compare_no_such_metric(st, "--metric",
 						      p->metrics[m], err);
 	for (size_t i = 0; i < st->n; i++) {
 		const struct comparison *cmp = st->cmps[i];
@@ -128,7 +129,7 @@ static int choose_panels(const struct compare_state *st,
 				add_panel(panels, n, &alloc, cmp, &cmp->rows[r]);
 	}
 	if (!*n)
-		return kd_error(err, "plot: these results hold no workload result; name the metrics to plot with --metric");
+		return kd_error(err, "these results hold no workload result; name the metrics to plot with --metric");
 	return 0;
 }
 
@@ -274,13 +275,13 @@ int cmd_plot(int argc, char **argv)
 	} else if (a.help) {
 		fputs(plot_usage, stdout);
 	} else if (p.svg && p.html) {
-		kd_error(&err, "plot: --svg and --html exclude each other; write one file at a time");
+		kd_error(&err, "--svg and --html exclude each other; write one file at a time");
 		status = KD_EXIT_USAGE;
 	} else if (plot(&p, &a, &err) < 0) {
 		status = KD_EXIT_USAGE;
 	}
 	if (status != KD_EXIT_OK)
-		fprintf(stderr, "kdelta: %s\n", err.msg);
+		cmd_error("plot", "%s", err.msg);
 	compare_args_release(&a);
 	free(p.metrics);
 	return status;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/compare-args.h"
 #include "kdelta/mail.h"
 #include "kdelta/proc.h"
@@ -83,7 +84,7 @@ static int report_option(void *ctx, const char *name, const char *value,
 		return 0;
 	}
 	if (!*value && strcmp(name, "--subject-prefix"))
-		return kd_error(err, "report: %s: expected a value, got ''", name);
+		return kd_error(err, "%s: expected a value, got ''", name);
 	if (!strcmp(name, "-o"))
 		r->output = value;
 	else if (!strcmp(name, "--sendmail-cmd"))
@@ -106,9 +107,9 @@ static int check_args(struct report_args *r, struct kd_err *err)
 	if (r->sendmail_cmd)
 		r->sendmail = true;
 	if (r->sendmail && r->output)
-		return kd_error(err, "report: -o and --sendmail exclude each other; write the mail or send it");
+		return kd_error(err, "-o and --sendmail exclude each other; write the mail or send it");
 	if (r->sendmail && !mail_has_address(r->opt.to))
-		return kd_error(err, "report: --sendmail needs --to, the recipients of the mail");
+		return kd_error(err, "--sendmail needs --to, the recipients of the mail");
 	if (r->sendmail && !r->sendmail_cmd) {
 		const char *env = getenv("KDELTA_SENDMAIL");
 
@@ -143,7 +144,7 @@ static int run_sendmail(const char *cmd, const struct strbuf *mail,
 	int ret = -1;
 
 	if (!argv[0]) {
-		kd_error(err, "report: the sendmail command is empty");
+		kd_error(err, "the sendmail command is empty");
 		goto out;
 	}
 	p.argv = (const char *const *)argv;
@@ -153,13 +154,13 @@ static int run_sendmail(const char *cmd, const struct strbuf *mail,
 	p.out = PROC_INHERIT;
 	p.err = PROC_INHERIT;
 	if (proc_run(&p, err) < 0)
-		kd_error_prefix(err, "report");
+		;	/* err says what */
 	else if (p.end != PROC_EXITED || p.status)
-		kd_error(err, "report: %s failed (%s %d); the mail was not sent",
+		kd_error(err, "%s failed (%s %d); the mail was not sent",
 			 cmd, p.end == PROC_EXITED ? "exit status" : "signal",
 			 p.status);
 	else if (p.in_errno)
-		kd_error(err, "report: writing to %s: %s", argv[0],
+		kd_error(err, "writing to %s: %s", argv[0],
 			 strerror(p.in_errno));
 	else
 		ret = 0;
@@ -203,7 +204,7 @@ static int report(struct report_args *r, const struct compare_args *a,
 	if (ret >= 0)
 		*status = compare_status(&st);
 	if (ret == 1)
-		fprintf(stderr, "kdelta: report: no workload result changed significantly and no runs failed; no mail written (--always writes one anyway)\n");
+		cmd_error("report", "no workload result changed significantly and no runs failed; no mail written (--always writes one anyway)");
 	else if (!ret && output_mail(r, &mail, err) < 0)
 		ret = -2;
 	if (st.notices.len)
@@ -236,7 +237,7 @@ int cmd_report(int argc, char **argv)
 		status = ret == -2 ? KD_EXIT_WRITE : KD_EXIT_USAGE;
 	}
 	if (status != KD_EXIT_OK)
-		fprintf(stderr, "kdelta: %s\n", err.msg);
+		cmd_error("report", "%s", err.msg);
 	else if (r.fail_on_regression)
 		status = outcome;
 	compare_args_release(&a);

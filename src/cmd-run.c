@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/job.h"
 #include "kdelta/machine.h"
 #include "kdelta/proc.h"
@@ -109,7 +110,7 @@ static int parse_count(const char *opt, const char *arg, long min, long *out)
 	int64_t value = 0;
 
 	if (parse_int(arg, &value, NULL) < 0 || value < min || value > 100000) {
-		fprintf(stderr, "kdelta run: %s expects a number%s, not '%s'\n",
+		cmd_error("run", "%s expects a number%s, not '%s'",
 			opt, min > 0 ? " of 1 or more" : "", arg);
 		return -1;
 	}
@@ -124,7 +125,7 @@ static int parse_order(const char *arg, enum run_order *out)
 			*out = (enum run_order)i;
 			return 0;
 		}
-	fprintf(stderr, "kdelta run: --order expects shuffled or fixed, not '%s'\n",
+	cmd_error("run", "--order expects shuffled or fixed, not '%s'",
 		arg);
 	return -1;
 }
@@ -134,7 +135,7 @@ static int parse_seed(const char *arg, uint64_t *out)
 	int64_t value;
 
 	if (parse_int(arg, &value, NULL) < 0 || value < 0) {
-		fprintf(stderr, "kdelta run: --seed expects a number of 0 or more, not '%s'\n",
+		cmd_error("run", "--seed expects a number of 0 or more, not '%s'",
 			arg);
 		return -1;
 	}
@@ -149,7 +150,7 @@ static int parse_change(const char *arg, double *out)
 	errno = 0;
 	*out = strtod(arg, &end);
 	if (errno || end == arg || *end || !(*out > 0 && *out <= 1e6)) {
-		fprintf(stderr, "kdelta run: --min-change expects a percentage above 0, not '%s'\n",
+		cmd_error("run", "--min-change expects a percentage above 0, not '%s'",
 			arg);
 		return -1;
 	}
@@ -186,19 +187,19 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "max-runs", required_argument, NULL, 'm' },
 		{ "min-change", required_argument, NULL, 'M' },
 		{ "concurrent", no_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cmd_parser p = { "run", "", options, 0, "" };
+	struct kd_err err;
 	long runs;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
 		switch (c) {
 		case 'c':
 		case 'C':
 			if (a->commits_arg) {
-				fprintf(stderr, "kdelta run: give --commit or --commits once\n");
+				cmd_error("run", "give --commit or --commits once");
 				return -1;
 			}
 			a->commits_arg = optarg;
@@ -247,35 +248,30 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'x':
 			a->concurrent = true;
 			break;
-		case 'h':
+		case CMD_HELP:
 			run_usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, "kdelta run: option '%s' needs a value; see 'kdelta run --help'\n",
-				argv[optind - 1]);
-			return -1;
 		default:
-			fprintf(stderr, "kdelta run: unknown option '%s'; see 'kdelta run --help'\n",
-				argv[optind - 1]);
+			cmd_error("run", "%s", err.msg);
 			return -1;
 		}
 	}
 	if (!a->until_decided && (a->max_runs || a->min_change >= 0)) {
-		fprintf(stderr, "kdelta run: --%s goes with --until-decided\n",
+		cmd_error("run", "--%s goes with --until-decided",
 			a->max_runs ? "max-runs" : "min-change");
 		return -1;
 	}
 	if (a->until_decided && a->max_runs && a->runs > a->max_runs) {
-		fprintf(stderr, "kdelta run: --max-runs %ld is less than --runs %d\n",
+		cmd_error("run", "--max-runs %ld is less than --runs %d",
 			a->max_runs, a->runs);
 		return -1;
 	}
 	if (a->no_wait && a->concurrent) {
-		fprintf(stderr, "kdelta run: --no-wait and --concurrent exclude each other: --concurrent takes no lock\n");
+		cmd_error("run", "--no-wait and --concurrent exclude each other: --concurrent takes no lock");
 		return -1;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "kdelta run: no job file given; usage: kdelta run JOB.yaml... (see 'kdelta run --help')\n");
+		cmd_error("run", "no job file given; usage: kdelta run JOB.yaml... (see 'kdelta run --help')");
 		return -1;
 	}
 	return 0;
@@ -322,7 +318,7 @@ static int parse_commits(struct run_args *a)
 
 	if (!a->commits_arg) {
 		if (machine_read(&m, &err) < 0) {
-			fprintf(stderr, "kdelta run: %s\n", err.msg);
+			cmd_error("run", "%s", err.msg);
 			return -1;
 		}
 		a->labels = xcalloc(1, sizeof(*a->labels));
@@ -338,7 +334,7 @@ static int parse_commits(struct run_args *a)
 		ret = add_label(a, label, &alloc, &err);
 	}
 	if (ret < 0)
-		fprintf(stderr, "kdelta run: %s\n", err.msg);
+		cmd_error("run", "%s", err.msg);
 	free(list);
 	return ret;
 }
@@ -354,7 +350,7 @@ static int load_jobs(struct run_args *a, int argc, char **argv)
 		struct job_set *set = &a->sets[a->n_sets];
 
 		if (job_load_file(argv[i], job_schema_default(), set, &err) < 0) {
-			fprintf(stderr, "kdelta run: %s\n", err.msg);
+			cmd_error("run", "%s", err.msg);
 			return -1;
 		}
 		a->n_sets++;
@@ -362,13 +358,13 @@ static int load_jobs(struct run_args *a, int argc, char **argv)
 			const char *wl = job_workload(&set->jobs[j]);
 
 			if (!wl || !workload_find(wl)) {
-				fprintf(stderr, "kdelta run: %s: job %zu has no workload section; add one, see 'kdelta run --help' for the workloads\n",
+				cmd_error("run", "%s: job %zu has no workload section; add one, see 'kdelta run --help' for the workloads",
 					argv[i], j + 1);
 				return -1;
 			}
 			if (workload_prefix_check(workload_find(wl),
 					jnode_get(set->jobs[j].root, wl), &err) < 0) {
-				fprintf(stderr, "kdelta run: %s: job %zu: %s\n",
+				cmd_error("run", "%s: job %zu: %s",
 					argv[i], j + 1, err.msg);
 				return -1;
 			}
@@ -420,10 +416,10 @@ static int report_failure(const struct runner_summary *s,
 			  const struct kd_err *err)
 {
 	if (!s->store_failed) {
-		fprintf(stderr, "kdelta run: %s\n", err->msg);
+		cmd_error("run", "%s", err->msg);
 		return KD_EXIT_FAIL;
 	}
-	fprintf(stderr, "kdelta run: cannot write the results: %s; stopped after %zu run(s) ok, %zu failed%s%s\n",
+	cmd_error("run", "cannot write the results: %s; stopped after %zu run(s) ok, %zu failed%s%s",
 		err->msg, s->ok, s->failed, s->kept ? "; " : "",
 		s->kept ? s->kept : "");
 	return KD_EXIT_WRITE;
@@ -439,15 +435,15 @@ static int open_work_dir(struct run_args *a, struct work_dir *wd)
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);
 	if (ret == -1)
-		fprintf(stderr, "kdelta run: %s\n", err.msg);
+		cmd_error("run", "%s", err.msg);
 	else if (ret < 0)
-		fprintf(stderr, "kdelta run: cannot write: %s\n", err.msg);
+		cmd_error("run", "cannot write: %s", err.msg);
 	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
 }
 
 static void lock_waiting(const char *holder, void *path)
 {
-	fprintf(stderr, "kdelta run: waiting for the machine's run lock %s, held by %s (--no-wait refuses, --concurrent runs beside it)\n",
+	cmd_error("run", "waiting for the machine's run lock %s, held by %s (--no-wait refuses, --concurrent runs beside it)",
 		(const char *)path, holder);
 }
 
@@ -477,7 +473,7 @@ static int take_run_lock(const struct run_args *a, const struct work_dir *wd,
 	case RUN_LOCK_TAKEN:
 		break;
 	case RUN_LOCK_BUSY:
-		fprintf(stderr, "kdelta run: %s; try again later, or run beside it with --concurrent\n",
+		cmd_error("run", "%s; try again later, or run beside it with --concurrent",
 			err.msg);
 		status = KD_EXIT_BUSY;
 		break;
@@ -488,7 +484,7 @@ static int take_run_lock(const struct run_args *a, const struct work_dir *wd,
 		status = 128 + sig;
 		break;
 	case RUN_LOCK_ERROR:
-		fprintf(stderr, "kdelta run: the machine's run lock: %s\n",
+		cmd_error("run", "the machine's run lock: %s",
 			err.msg);
 		status = KD_EXIT_WRITE;
 		break;
@@ -523,10 +519,10 @@ static int run_batch(struct run_args *a)
 	o.cancel_fd = proc_catch_signals(caught_signals,
 					 ARRAY_SIZE(caught_signals), &err);
 	if (o.cancel_fd < 0) {
-		fprintf(stderr, "kdelta run: %s\n", err.msg);
+		cmd_error("run", "%s", err.msg);
 		status = KD_EXIT_FAIL;
 	} else if (mkdir_p(abs_root, &err) < 0) {
-		fprintf(stderr, "kdelta run: cannot write the results: %s\n",
+		cmd_error("run", "cannot write the results: %s",
 			err.msg);
 		status = KD_EXIT_WRITE;
 	} else if ((status = open_work_dir(a, &wd)) != KD_EXIT_OK) {
@@ -562,7 +558,7 @@ int cmd_run(int argc, char **argv)
 	if (r == 0)
 		r = parse_commits(&a);
 	if (r == 0 && a.until_decided && a.n_labels < 2) {
-		fprintf(stderr, "kdelta run: --until-decided decides against the first commit: give two or more with --commits\n");
+		cmd_error("run", "--until-decided decides against the first commit: give two or more with --commits");
 		r = -1;
 	}
 	if (r == 0 && load_jobs(&a, argc - optind, argv + optind) == 0)

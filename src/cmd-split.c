@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/job.h"
 #include "kdelta/util.h"
 
@@ -28,38 +29,44 @@ struct split_options {
 	bool print;
 };
 
+/* 0, 1 after --help, -1 after a problem (said on stderr). */
 static int split_parse_options(int argc, char **argv, struct split_options *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "print", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cmd_parser p = { "split", "o:p", options, 0, "" };
+	struct kd_err err;
+	int c;
 
-		if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
-			if (++i == argc) {
-				fprintf(stderr, "kdelta: split: %s needs a directory\n", arg);
-				return -1;
-			}
-			o->output = argv[i];
-		} else if (!strncmp(arg, "--output=", 9)) {
-			o->output = arg + 9;
-		} else if (!strcmp(arg, "-p") || !strcmp(arg, "--print")) {
-			o->print = true;
-		} else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "kdelta: split: unknown option '%s'; see 'kdelta split --help'\n", arg);
-			return -1;
-		} else if (o->job_file) {
-			fprintf(stderr, "kdelta: split: one job file at a time; got '%s' and '%s'\n",
-				o->job_file, arg);
-			return -1;
-		} else {
-			o->job_file = arg;
+	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
+		if (c == CMD_HELP) {
+			fputs(split_usage, stdout);
+			return 1;
 		}
+		if (c == CMD_BAD_OPTION) {
+			cmd_error("split", "%s", err.msg);
+			return -1;
+		}
+		if (c == 'o')
+			o->output = optarg;
+		else
+			o->print = true;
 	}
-	if (!o->job_file) {
-		fputs("kdelta: split: no job file given; see 'kdelta split --help'\n", stderr);
+	if (optind >= argc) {
+		cmd_error("split", "no job file given; see 'kdelta split --help'");
 		return -1;
 	}
+	if (optind + 1 < argc) {
+		cmd_error("split", "one job file at a time; got '%s' and '%s'",
+			  argv[optind], argv[optind + 1]);
+		return -1;
+	}
+	o->job_file = argv[optind];
 	if (o->print && o->output) {
-		fputs("kdelta: split: --print writes nothing; drop -o\n", stderr);
+		cmd_error("split", "--print writes nothing; drop -o");
 		return -1;
 	}
 	return 0;
@@ -184,21 +191,18 @@ int cmd_split(int argc, char **argv)
 	struct kd_err err;
 	int ret;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(split_usage, stdout);
-		return KD_EXIT_OK;
-	}
-	if (split_parse_options(argc, argv, &o))
-		return KD_EXIT_USAGE;
+	ret = split_parse_options(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? KD_EXIT_OK : KD_EXIT_USAGE;
 	if (job_load_file(o.job_file, job_schema_default(), &set, &err)) {
-		fprintf(stderr, "kdelta: %s\n", err.msg);
+		cmd_error("split", "%s", err.msg);
 		return KD_EXIT_USAGE;
 	}
 	ret = KD_EXIT_OK;
 	if (o.print)
 		print_jobs(&set);
 	else if (write_jobs(&set, o.output, &err)) {
-		fprintf(stderr, "kdelta: %s\n", err.msg);
+		cmd_error("split", "%s", err.msg);
 		ret = KD_EXIT_USAGE;
 	}
 	job_set_release(&set);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/err.h"
 #include "kdelta/monitor.h"
 
@@ -26,7 +27,7 @@ static int stats_one(const char *run_dir)
 
 	if (run_dir_extract(run_dir, &stats, &err) < 0 ||
 	    run_dir_write_stats(run_dir, stats, &err) < 0) {
-		fprintf(stderr, "kdelta stats: %s\n", err.msg);
+		cmd_error("stats", "%s", err.msg);
 		json_decref(stats);
 		return -1;
 	}
@@ -37,24 +38,23 @@ static int stats_one(const char *run_dir)
 
 int cmd_stats(int argc, char **argv)
 {
-	int first = 1, status = KD_EXIT_OK;
+	struct cmd_parser p = { "stats", "", NULL, 0, "" };
+	struct kd_err err;
+	int c, status = KD_EXIT_OK;
 
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(stats_usage, stdout);
-		return KD_EXIT_OK;
-	}
-	if (argc >= 2 && !strcmp(argv[1], "--"))
-		first = 2;
-	else if (argc >= 2 && argv[1][0] == '-' && argv[1][1]) {
-		fprintf(stderr, "kdelta stats: unknown option '%s'. See 'kdelta stats --help'.\n",
-			argv[1]);
+	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
+		if (c == CMD_HELP) {
+			fputs(stats_usage, stdout);
+			return KD_EXIT_OK;
+		}
+		cmd_error("stats", "%s", err.msg);
 		return KD_EXIT_USAGE;
 	}
-	if (first >= argc) {
-		fputs(stats_usage, stderr);
+	if (optind >= argc) {
+		cmd_error("stats", "no run directory given; see 'kdelta stats --help'");
 		return KD_EXIT_USAGE;
 	}
-	for (int i = first; i < argc; i++)
+	for (int i = optind; i < argc; i++)
 		if (stats_one(argv[i]) < 0)
 			status = KD_EXIT_USAGE;
 	return status;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kdelta/compare-args.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/git.h"
 #include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
@@ -22,23 +23,7 @@
 #include "kdelta/util.h"
 
 
-/* "<command>: <problem>", for problems of the command line. */
-__attribute__((format(printf, 3, 4)))
-static int usage_error(const struct compare_args *a, struct kd_err *err,
-		       const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	kd_error(err, "%s: %s", a->command, sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
-static int parse_number(const struct compare_args *a, const char *opt,
+static int parse_number(const char *opt,
 			const char *value, double min, double max, double *out,
 			struct kd_err *err)
 {
@@ -47,12 +32,12 @@ static int parse_number(const struct compare_args *a, const char *opt,
 	errno = 0;
 	*out = strtod(value, &end);
 	if (!*value || *end || errno || !(*out >= min && *out <= max))
-		return usage_error(a, err, "%s: expected a number from %g to %g, got '%s'",
+		return kd_error(err, "%s: expected a number from %g to %g, got '%s'",
 				   opt, min, max, value);
 	return 0;
 }
 
-static int parse_choice(const struct compare_args *a, const char *opt,
+static int parse_choice(const char *opt,
 			const char *value, const char *const *choices,
 			int *out, struct kd_err *err)
 {
@@ -67,7 +52,7 @@ static int parse_choice(const struct compare_args *a, const char *opt,
 	for (int i = 0; i < n; i++)
 		strbuf_addf(&list, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "",
 			    choices[i]);
-	usage_error(a, err, "%s: expected %s, got '%s'", opt, list.buf, value);
+	kd_error(err, "%s: expected %s, got '%s'", opt, list.buf, value);
 	strbuf_release(&list);
 	return -1;
 }
@@ -89,17 +74,17 @@ static int take_value(struct compare_args *a, const char *name,
 	int choice;
 
 	if (!strcmp(name, "--test")) {
-		if (parse_choice(a, name, value, sig_test_names, &choice, err) < 0)
+		if (parse_choice(name, value, sig_test_names, &choice, err) < 0)
 			return -1;
 		a->opt.test = (enum sig_test)choice;
 	} else if (!strcmp(name, "--format")) {
-		if (parse_choice(a, name, value, format_names, &choice, err) < 0)
+		if (parse_choice(name, value, format_names, &choice, err) < 0)
 			return -1;
 		a->format = (enum output_format)choice;
 	} else if (!strcmp(name, "--fdr")) {
-		return parse_number(a, name, value, 0, 0.5, &a->opt.fdr, err);
+		return parse_number(name, value, 0, 0.5, &a->opt.fdr, err);
 	} else if (!strcmp(name, "--min-change")) {
-		return parse_number(a, name, value, 0, 1e6, &a->opt.min_change,
+		return parse_number(name, value, 0, 1e6, &a->opt.min_change,
 				    err);
 	} else if (!strcmp(name, "--commit")) {
 		push_arg(&a->commits, &a->ncommits, &a->commits_alloc, value);
@@ -117,7 +102,7 @@ static int take_value(struct compare_args *a, const char *name,
 			: !strcmp(name, "--repo") ? &a->repo : &a->axis;
 
 		if (!*value)
-			return usage_error(a, err, "%s: expected a value, got ''",
+			return kd_error(err, "%s: expected a value, got ''",
 					   name);
 		/* A metric may be given by the name an old store has. */
 		*slot = slot == &a->summary || slot == &a->explain
@@ -136,6 +121,10 @@ static const char *const render_value_options[] = {
 	"--format", "--summary", "--explain", NULL,
 };
 
+static const char *const flag_options[] = { "--all", NULL };
+static const char *const render_flag_options[] = { "--fail-on-regression",
+						   NULL };
+
 static bool in_list(const char *const *list, const char *name)
 {
 	for (size_t i = 0; list && list[i]; i++)
@@ -144,94 +133,118 @@ static bool in_list(const char *const *list, const char *name)
 	return false;
 }
 
-static bool takes_value(const char *name, const struct compare_args_ext *ext)
-{
-	if (ext)
-		return in_list(ext->value_options, name) ||
-		       in_list(value_options, name);
-	return in_list(value_options, name) ||
-	       in_list(render_value_options, name);
-}
+/*
+ * A command's options for cmd_next_option(): names[i] ("--all", "-o") is
+ * options[i] (getopt value OPTION_VALUE_BASE + i) or, for a one-letter
+ * name, in shortopts (getopt value the letter).
+ */
+struct option_table {
+	const char *names[48];
+	struct option options[48];
+	size_t n, nlong;
+	char shortopts[16];
+};
 
-static int flag_option(struct compare_args *a, const char *arg,
-		       const struct compare_args_ext *ext, struct kd_err *err)
-{
-	if (ext && in_list(ext->flag_options, arg))
-		return ext->option(ext->ctx, arg, NULL, err);
-	if (!strcmp(arg, "--all"))
-		a->opt.all = true;
-	else if (!ext && !strcmp(arg, "--fail-on-regression"))
-		a->fail_on_regression = true;
-	else if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-		a->help = true;
-	else
-		return usage_error(a, err, "unknown option '%s'; see 'kdelta %s --help'",
-				   arg, a->command);
-	return 0;
-}
+#define OPTION_VALUE_BASE 1000
 
-static int option_value(struct compare_args *a, const char *name,
-			const char *value, const struct compare_args_ext *ext,
-			struct kd_err *err)
+static void table_add(struct option_table *t, const char *const *names,
+		      int has_arg)
 {
-	if (ext && in_list(ext->value_options, name))
-		return ext->option(ext->ctx, name, value, err);
-	return take_value(a, name, value, err);
-}
+	for (size_t i = 0; names && names[i]; i++) {
+		size_t len = strlen(t->shortopts);
 
-/* One option at argv[*i], "--name value" or "--name=value". */
-static int parse_option(struct compare_args *a, int argc, char **argv,
-			int *i, const struct compare_args_ext *ext,
-			struct kd_err *err)
-{
-	const char *arg = argv[*i], *eq = strchr(arg, '=');
-	char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
-	int ret;
-
-	if (!takes_value(name, ext)) {
-		ret = eq ? usage_error(a, err, "%s takes no value; see 'kdelta %s --help'",
-				       name, a->command)
-			 : flag_option(a, arg, ext, err);
-	} else if (eq) {
-		ret = option_value(a, name, eq + 1, ext, err);
-	} else if (*i + 1 >= argc) {
-		ret = usage_error(a, err, "%s needs a value; see 'kdelta %s --help'",
-				  name, a->command);
-	} else {
-		ret = option_value(a, name, argv[++*i], ext, err);
+		if (t->n + 1 >= ARRAY_SIZE(t->options) ||
+		    len + 3 >= sizeof(t->shortopts))
+			xdie("compare_args: too many options");
+		t->names[t->n] = names[i];
+		if (names[i][1] != '-') {
+			t->shortopts[len] = names[i][1];
+			t->shortopts[len + 1] = has_arg ? ':' : '\0';
+			t->shortopts[len + 2] = '\0';
+		} else {
+			t->options[t->nlong++] = (struct option){
+				names[i] + 2, has_arg, NULL,
+				OPTION_VALUE_BASE + (int)t->n
+			};
+		}
+		t->n++;
 	}
-	free(name);
-	return ret;
+	memset(&t->options[t->nlong], 0, sizeof(t->options[t->nlong]));
+}
+
+/* The name of what cmd_next_option() returned. */
+static const char *table_name(const struct option_table *t, int c)
+{
+	if (c >= OPTION_VALUE_BASE)
+		return t->names[c - OPTION_VALUE_BASE];
+	for (size_t i = 0; i < t->n; i++)
+		if (t->names[i][1] == c && !t->names[i][2])
+			return t->names[i];
+	return NULL;
+}
+
+static void option_table_init(struct option_table *t,
+			      const struct compare_args_ext *ext)
+{
+	memset(t, 0, sizeof(*t));
+	table_add(t, value_options, required_argument);
+	table_add(t, flag_options, no_argument);
+	if (ext) {
+		table_add(t, ext->value_options, required_argument);
+		table_add(t, ext->flag_options, no_argument);
+	} else {
+		table_add(t, render_value_options, required_argument);
+		table_add(t, render_flag_options, no_argument);
+	}
+}
+
+/* The option name (with "--") and its value, NULL for a flag. */
+static int take_option(struct compare_args *a, const char *name,
+		       const char *value, const struct compare_args_ext *ext,
+		       struct kd_err *err)
+{
+	if (ext && (in_list(ext->value_options, name) ||
+		    in_list(ext->flag_options, name)))
+		return ext->option(ext->ctx, name, value, err);
+	if (!strcmp(name, "--all"))
+		a->opt.all = true;
+	else if (!strcmp(name, "--fail-on-regression"))
+		a->fail_on_regression = true;
+	else
+		return take_value(a, name, value, err);
+	return 0;
 }
 
 int compare_args_parse(struct compare_args *a, int argc, char **argv,
 		       const struct compare_args_ext *ext, struct kd_err *err)
 {
-	bool options = true;
+	struct option_table table;
+	struct cmd_parser p = { NULL, table.shortopts, table.options, 0, "" };
+	int c;
 
 	memset(a, 0, sizeof(*a));
-	a->command = ext ? ext->command : "compare";
+	a->command = p.command = ext ? ext->command : "compare";
 	a->opt.test = SIG_WELCH;
 	a->opt.fdr = 0.05;
 	a->opt.min_change = 1;
-	for (int i = 1; i < argc; i++) {
-		if (options && !strcmp(argv[i], "--")) {
-			options = false;
-		} else if (options && argv[i][0] == '-' && argv[i][1]) {
-			if (parse_option(a, argc, argv, &i, ext, err) < 0)
-				return -1;
-		} else {
-			push_arg(&a->labels, &a->nlabels, &a->labels_alloc,
-				 argv[i]);
+	option_table_init(&table, ext);
+	while ((c = cmd_next_option(&p, argc, argv, err)) != -1) {
+		if (c == CMD_HELP) {
+			a->help = true;
+			return 0;
 		}
+		if (c == CMD_BAD_OPTION)
+			return -1;
+		if (take_option(a, table_name(&table, c), optarg, ext, err) < 0)
+			return -1;
 	}
-	if (a->help)
-		return 0;
+	for (int i = optind; i < argc; i++)
+		push_arg(&a->labels, &a->nlabels, &a->labels_alloc, argv[i]);
 	if (a->nlabels < 2)
-		return usage_error(a, err, "needs a base and at least one variant to compare with it; see 'kdelta %s --help'",
+		return kd_error(err, "needs a base and at least one variant to compare with it; see 'kdelta %s --help'",
 				   a->command);
 	if (a->ncommits && !a->axis)
-		return usage_error(a, err, "--commit goes with --axis; without it, name the commits as arguments");
+		return kd_error(err, "--commit goes with --axis; without it, name the commits as arguments");
 	return 0;
 }
 
@@ -442,11 +455,9 @@ static int find_groups(struct compare_state *st, const struct compare_args *a,
 	for (size_t i = 0; i < a->nlabels; i++)
 		paths += is_path_arg(a->labels[i]);
 	if (paths && a->axis)
-		return kd_error(err, "%s: --axis takes parameter values, not paths",
-				 a->command);
+		return kd_error(err, "--axis takes parameter values, not paths");
 	if (paths && paths < a->nlabels)
-		return kd_error(err, "%s: give either commit labels or paths (beginning with '/', './' or '../'), not both",
-				 a->command);
+		return kd_error(err, "give either commit labels or paths (beginning with '/', './' or '../'), not both");
 	if (paths)
 		return groups_from_paths(st, a, err);
 	root = result_root(a->result_root);
@@ -530,17 +541,16 @@ static const char *nearest_metric(const struct compare_state *st,
 	return best;
 }
 
-int compare_no_such_metric(const struct compare_state *st,
-			   const char *command, const char *option,
+int compare_no_such_metric(const struct compare_state *st, const char *option,
 			   const char *metric, struct kd_err *err)
 {
 	const char *near = nearest_metric(st, metric);
 
 	if (near)
-		return kd_error(err, "%s: %s: no metric '%s' in these results; did you mean '%s'?",
-				command, option, metric, near);
-	return kd_error(err, "%s: %s: no metric '%s' in these results",
-			command, option, metric);
+		return kd_error(err, "%s: no metric '%s' in these results; did you mean '%s'?",
+				option, metric, near);
+	return kd_error(err, "%s: no metric '%s' in these results",
+			option, metric);
 }
 
 bool compare_state_has_metric(const struct compare_state *st,

@@ -65,11 +65,11 @@ static int unknown_command(const char *name)
 	}
 	if (best)
 		fprintf(stderr,
-			"kdelta: '%s' is not a kdelta command; did you mean '%s'? See 'kdelta --help'.\n",
+			"kdelta: '%s' is not a kdelta command; did you mean '%s'?\n",
 			name, best->name);
 	else
 		fprintf(stderr,
-			"kdelta: '%s' is not a kdelta command. See 'kdelta --help'.\n",
+			"kdelta: '%s' is not a kdelta command; see 'kdelta --help'\n",
 			name);
 	return KD_EXIT_USAGE;
 }
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		return cmd->fn(2, help_argv);
 	}
 	if (argv[1][0] == '-') {
-		fprintf(stderr, "kdelta: unknown option '%s'. See 'kdelta --help'.\n",
+		fprintf(stderr, "kdelta: unknown option '%s'; see 'kdelta --help'\n",
 			argv[1]);
 		return KD_EXIT_USAGE;
 	}

@@ -48,9 +48,10 @@ struct compare_args {
 };
 
 /*
- * Parses argv (argv[0] is the command); ext is NULL for compare itself.
- * Errors read "<command>: <problem>".  With --help, sets a->help and checks
- * nothing else.
+ * Parses argv (argv[0] is the command) with cmd_next_option(); ext is NULL
+ * for compare itself.  Errors say the problem only: the command prints
+ * them as "kdelta <command>: <problem>" (cmd_error()).  With --help, sets
+ * a->help and checks nothing else.
  */
 int compare_args_parse(struct compare_args *a, int argc, char **argv,
 		       const struct compare_args_ext *ext, struct kd_err *err);
@@ -87,11 +88,10 @@ const struct metric_row *comparison_find_row(const struct comparison *cmp,
 bool compare_state_has_metric(const struct compare_state *st,
 			      const char *metric);
 /*
- * "<command>: <option>: no metric '<metric>' in these results", with the
- * nearest name as a did-you-mean.  Returns -1.
+ * "<option>: no metric '<metric>' in these results", with the nearest
+ * name as a did-you-mean.  Returns -1.
  */
-int compare_no_such_metric(const struct compare_state *st,
-			   const char *command, const char *option,
+int compare_no_such_metric(const struct compare_state *st, const char *option,
 			   const char *metric, struct kd_err *err);
 
 #endif

@@ -16,8 +16,8 @@ for cmd in $(sed -n 's/^   \([a-z-]*\) .*/\1/p' "$T/help"); do
 	grep -q "^usage: kdelta $cmd" "$T/c1" || fail "$cmd --help: no usage line"
 done
 
-expect_error 2 "kdelta: 'frobnicate' is not a kdelta command. See 'kdelta --help'." \
+expect_error 2 "kdelta: 'frobnicate' is not a kdelta command; see 'kdelta --help'" \
 	"$KDELTA" frobnicate
-expect_error 2 "kdelta: unknown option '--frob'. See 'kdelta --help'." \
+expect_error 2 "kdelta: unknown option '--frob'; see 'kdelta --help'" \
 	"$KDELTA" --frob
 finish

@@ -40,9 +40,9 @@ grep -x '  v2/box/1G/punch' "$T/lkp" >/dev/null ||
 "$KDELTA" compare --result-root "$R" --format json --axis fs xfs ext4 >"$T/json"
 grep -q '"fs":' "$T/json" && fail "--axis fs: fs is still a group parameter"
 grep -q '"axis": "fs"' "$T/json" || fail "--axis fs: no axis in the JSON"
-expect_error 2 "kdelta: $R: no job of these results has a parameter 'fstype'" \
+expect_error 2 "kdelta compare: $R: no job of these results has a parameter 'fstype'" \
 	"$KDELTA" compare --result-root "$R" --axis fstype xfs ext4
-expect_error 2 "kdelta: $R: no jobs that differ only in 'fs' have results for all of 'xfs', 'zfs'" \
+expect_error 2 "kdelta compare: $R: no jobs that differ only in 'fs' have results for all of 'xfs', 'zfs'" \
 	"$KDELTA" compare --result-root "$R" --axis fs xfs zfs
 
 # --repo: labels that are commits of the repository get their subject.

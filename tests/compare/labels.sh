@@ -27,7 +27,7 @@ xfs_for-next' ] || fail "{commit}: $(sort -u "$T/setup")"
 [ "$(cut -d, -f4 "$T/csv" | sed -n 2,3p)" = 'xfs/for-next
 xfs_for-next' ] || fail "labels as shown: $(cut -d, -f4 "$T/csv")"
 # A path needs a './' (or must exist): this one does not exist.
-expect_error 2 "kdelta: ./xfs/for-next: no such file or directory" \
+expect_error 2 "kdelta compare: ./xfs/for-next: no such file or directory" \
 	"$KDELTA" compare --result-root "$R" ./xfs/for-next "$R/lbl"
 
 # Abbreviated hashes resolve to the one stored label they begin.
@@ -41,9 +41,9 @@ done
 cmp2() { "$KDELTA" compare --result-root "$R2" --format csv "$@" | cut -d, -f4 | sed -n '2,$p' | sort -u; }
 [ "$(cmp2 32b8 43819159da2b)" = "$h1
 $h2" ] || fail "short hashes: $(cmp2 32b8 43819159da2b)"
-expect_error 2 "kdelta: $R2: '4381' is ambiguous: it abbreviates '$h2', '$h3'" \
+expect_error 2 "kdelta compare: $R2: '4381' is ambiguous: it abbreviates '$h2', '$h3'" \
 	"$KDELTA" compare --result-root "$R2" 32b8 4381
-expect_error 2 "kdelta: $R2: no results for '32b9'; see the commit directories below the result root" \
+expect_error 2 "kdelta compare: $R2: no results for '32b9'; see the commit directories below the result root" \
 	"$KDELTA" compare --result-root "$R2" 32b9 4381
 
 # Revisions, with --repo: the commit git names, stored under its full
@@ -60,11 +60,11 @@ store_commit "$R3/t/p/box/$(git -C "$G" rev-parse --short=7 main~1)" 'testcase: 
 cmp3() { "$KDELTA" compare --result-root "$R3" --format csv "$@" | cut -d, -f4,6 | sed -n '2,$p'; }
 [ "$(cmp3 --repo "$G" main~2 main~1)" = "$(git -C "$G" rev-parse main~2),2
 $(git -C "$G" rev-parse --short=7 main~1),5" ] || fail "revisions: $(cmp3 --repo "$G" main~2 main~1)"
-expect_error 2 "kdelta: $R3: no results for 'main~2'; name the git repository with --repo to find the commit a revision names" \
+expect_error 2 "kdelta compare: $R3: no results for 'main~2'; name the git repository with --repo to find the commit a revision names" \
 	"$KDELTA" compare --result-root "$R3" main~2 main~1
-expect_error 2 "kdelta: $R3: no results for 'main'; see the commit directories below the result root" \
+expect_error 2 "kdelta compare: $R3: no results for 'main'; see the commit directories below the result root" \
 	"$KDELTA" compare --result-root "$R3" --repo "$G" main~2 main
 store_commit "$R3/t/p/box/$(git -C "$G" rev-parse --short=9 main~1)" 'testcase: t' w.ops=4,5,6
-expect_error 2 "kdelta: $R3: 'main~1' is ambiguous: it is commit $(git -C "$G" rev-parse --short=12 main~1), stored as '$(git -C "$G" rev-parse --short=9 main~1)', '$(git -C "$G" rev-parse --short=7 main~1)'" \
+expect_error 2 "kdelta compare: $R3: 'main~1' is ambiguous: it is commit $(git -C "$G" rev-parse --short=12 main~1), stored as '$(git -C "$G" rev-parse --short=9 main~1)', '$(git -C "$G" rev-parse --short=7 main~1)'" \
 	"$KDELTA" compare --result-root "$R3" --repo "$G" main~2 main~1
 finish

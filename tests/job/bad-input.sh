@@ -9,32 +9,32 @@ split() {
 	"$KDELTA" split --print "$@"
 }
 
-expect_error 2 "kdelta: missing.yaml: No such file or directory" split missing.yaml
+expect_error 2 "kdelta split: missing.yaml: No such file or directory" split missing.yaml
 
 : >empty.yaml
-expect_error 2 "kdelta: empty.yaml: empty job file; see kdelta-job(5) for the format" \
+expect_error 2 "kdelta split: empty.yaml: empty job file; see kdelta-job(5) for the format" \
 	split empty.yaml
 
 printf 'fs: [xfs, ext4\nruns: 3\n' >syntax.yaml
-expect_error 2 "kdelta: syntax.yaml:2:5: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 5)" \
+expect_error 2 "kdelta split: syntax.yaml:2:5: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 5)" \
 	split syntax.yaml
 
 printf 'fs: xfs\nmachine:\n\tcpus: 2\n' >tab.yaml
-expect_error 2 "kdelta: tab.yaml:3:1: tab character in indentation; indent with spaces" \
+expect_error 2 "kdelta split: tab.yaml:3:1: tab character in indentation; indent with spaces" \
 	split tab.yaml
 printf 'machine:\n  cpus: 2\n  \tmemory: 4G\n' >tab2.yaml
-expect_error 2 "kdelta: tab2.yaml:3:3: tab character in indentation; indent with spaces" \
+expect_error 2 "kdelta split: tab2.yaml:3:3: tab character in indentation; indent with spaces" \
 	split tab2.yaml
 
 printf 'fs: xfs\nruns: many\n' >type.yaml
-expect_error 2 "kdelta: type.yaml:2:7: runs: expected an integer, got 'many'" \
+expect_error 2 "kdelta split: type.yaml:2:7: runs: expected an integer, got 'many'" \
 	split type.yaml
 
 printf 'disk: 1BRD_4G\nfss: xfs\n' >typo.yaml
-expect_error 2 "kdelta: typo.yaml:2:1: unknown parameter 'fss'; did you mean 'fs'?" \
+expect_error 2 "kdelta split: typo.yaml:2:1: unknown parameter 'fss'; did you mean 'fs'?" \
 	split typo.yaml
 printf 'colour: blue\n' >unknown.yaml
-expect_error 2 "kdelta: unknown.yaml:1:1: unknown parameter 'colour'; see kdelta-job(5)" \
+expect_error 2 "kdelta split: unknown.yaml:1:1: unknown parameter 'colour'; see kdelta-job(5)" \
 	split unknown.yaml
 
 printf 'fs: xfs\npunch:\n  file_size: -1G\n' >negative.yaml
@@ -48,7 +48,7 @@ expect_error 2 "kdelta: overflow.yaml:1:25: punch.file_size: size '99999999999T'
 for key in suite category fs_mount_options; do
 	printf '%s: [%s]\n' "$key" "$(seq -s, -f "v%g" 100)"
 done >cap.yaml
-expect_error 2 "kdelta: cap.yaml: expands to 1000000 jobs, more than the limit of 10000; use fewer or shorter lists" \
+expect_error 2 "kdelta split: cap.yaml: expands to 1000000 jobs, more than the limit of 10000; use fewer or shorter lists" \
 	split cap.yaml
 
 # "Billion laughs": 10^9 strings if aliases were expanded.
@@ -60,19 +60,19 @@ expect_error 2 "kdelta: cap.yaml: expands to 1000000 jobs, more than the limit o
 		prev=$n
 	done
 } >bomb.yaml
-expect_error 2 "kdelta: bomb.yaml:1:4: YAML anchors (&name) are not allowed in job files; write the values out" \
+expect_error 2 "kdelta split: bomb.yaml:1:4: YAML anchors (&name) are not allowed in job files; write the values out" \
 	split bomb.yaml
 
 printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000' >garbage.bin
-expect_error 2 "kdelta: garbage.bin:1:1: binary data (byte 0x7f), not a YAML job file" \
+expect_error 2 "kdelta split: garbage.bin:1:1: binary data (byte 0x7f), not a YAML job file" \
 	split garbage.bin
 
 printf 'fs: xfs\nsuite: caf\351\n' >latin1.yaml
-expect_error 2 "kdelta: latin1.yaml:2:11: invalid UTF-8 (byte 0xe9); job files must be UTF-8 text" \
+expect_error 2 "kdelta split: latin1.yaml:2:11: invalid UTF-8 (byte 0xe9); job files must be UTF-8 text" \
 	split latin1.yaml
 
 cp "$TESTDATA/job/aim7-ruby.yaml" .
-expect_error 2 "kdelta: aim7-ruby.yaml:24:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
+expect_error 2 "kdelta split: aim7-ruby.yaml:24:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
 	split aim7-ruby.yaml
 
 printf 'aim7: {test: a}\npunch: {}\n' >two.yaml
@@ -81,11 +81,11 @@ expect_error 2 "kdelta: two.yaml:2:1: second workload section 'punch' after 'aim
 
 # An exec workload named like a monitor would overwrite its metrics.
 printf 'exec:\n  cmd: echo\n  name: [mine, time]\n' >monitor-name.yaml
-expect_error 2 "kdelta: monitor-name.yaml:3:16: exec.name: 'time' is the name of a monitor: its results would mix with that monitor's metrics; choose another name" \
+expect_error 2 "kdelta split: monitor-name.yaml:3:16: exec.name: 'time' is the name of a monitor: its results would mix with that monitor's metrics; choose another name" \
 	split monitor-name.yaml
 
 mkdir dir.yaml
-expect_error 2 "kdelta: dir.yaml: is a directory, not a job file" split dir.yaml
+expect_error 2 "kdelta split: dir.yaml: is a directory, not a job file" split dir.yaml
 
 # Constraints between parameters, checked on every job as the file loads:
 # the position of the value the message is about (of the section when
@@ -128,13 +128,20 @@ expect_error 2 "kdelta run: stride.yaml:3:11: punch: punch_size 128k is larger t
 [ -e "$T/r" ] || [ -e "$T/w" ] && fail "run made $T/r or $T/w"
 
 # The command line of split.
-expect_error 2 "kdelta: split: no job file given; see 'kdelta split --help'" \
+expect_error 2 "kdelta split: no job file given; see 'kdelta split --help'" \
 	"$KDELTA" split
-expect_error 2 "kdelta: split: unknown option '--frob'; see 'kdelta split --help'" \
+expect_error 2 "kdelta split: unknown option '--frob'; see 'kdelta split --help'" \
 	"$KDELTA" split --frob x.yaml
-expect_error 2 "kdelta: split: one job file at a time; got 'a.yaml' and 'b.yaml'" \
+expect_error 2 "kdelta split: one job file at a time; got 'a.yaml' and 'b.yaml'" \
 	"$KDELTA" split a.yaml b.yaml
-expect_error 2 "kdelta: split: -o needs a directory" "$KDELTA" split x.yaml -o
-expect_error 2 "kdelta: split: --print writes nothing; drop -o" \
+expect_error 2 "kdelta split: option '-o' needs a value; see 'kdelta split --help'" "$KDELTA" split x.yaml -o
+expect_error 2 "kdelta split: --print writes nothing; drop -o" \
 	"$KDELTA" split --print -o out x.yaml
+expect_error 2 "kdelta split: option '--print' takes no value; see 'kdelta split --help'" \
+	"$KDELTA" split --print=yes x.yaml
+expect_error 2 "kdelta split: unknown option '-z'; see 'kdelta split --help'" \
+	"$KDELTA" split -z x.yaml
+printf 'testcase: t\npunch: {file_size: 1M}\n' >"$T/ok.yaml"
+"$KDELTA" split --output="$T/out-eq" -- "$T/ok.yaml" >/dev/null 2>"$T/err" &&
+	[ -n "$(ls "$T/out-eq")" ] || fail "split --output=DIR -- FILE: $(cat "$T/err")"
 finish

@@ -50,31 +50,31 @@ printf 'nr_threads: [50%%, 100%%]\naim9: {test: creat-clo}\n' >threads.yaml
 
 # lkp-tests' aim9.yaml, verbatim: its second test is the first kdelta lacks.
 cp "$TESTDATA/job/lkp-tests/aim9.yaml" .
-expect_error 2 "kdelta: aim9.yaml:8:7: aim9.test: 'add_double' is not one of the aim9 tests kdelta implements: creat-clo" \
+expect_error 2 "kdelta split: aim9.yaml:8:7: aim9.test: 'add_double' is not one of the aim9 tests kdelta implements: creat-clo" \
 	split aim9.yaml
 printf 'aim7:\n  test: [disk_rr, disk_src]\n  load: 3000\n' >src.yaml
-expect_error 2 "kdelta: src.yaml:2:19: aim7.test: 'disk_src' is not one of the aim7 tests kdelta implements: creat-clo, disk_cp, disk_rd, disk_rr, disk_rw, disk_wrt, sync_disk_cp, sync_disk_rw, sync_disk_wrt" \
+expect_error 2 "kdelta split: src.yaml:2:19: aim7.test: 'disk_src' is not one of the aim7 tests kdelta implements: creat-clo, disk_cp, disk_rd, disk_rr, disk_rw, disk_wrt, sync_disk_cp, sync_disk_rw, sync_disk_wrt" \
 	split src.yaml
 # lkp-tests' aim7-fs-1brd.yaml, verbatim: Ruby for its loads.
 cp "$TESTDATA/job/lkp-tests/aim7-fs-1brd.yaml" .
-expect_error 2 "kdelta: aim7-fs-1brd.yaml:23:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
+expect_error 2 "kdelta split: aim7-fs-1brd.yaml:23:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
 	split aim7-fs-1brd.yaml
 
 # aim7's parameters: load is required, bounded; so are sizes and times.
 printf 'aim7: {test: disk_rr}\n' >noload.yaml
-expect_error 2 "kdelta: noload.yaml:1:7: aim7: missing required parameter 'load'" \
+expect_error 2 "kdelta split: noload.yaml:1:7: aim7: missing required parameter 'load'" \
 	split noload.yaml
 printf 'aim7: {test: disk_rr, load: 0}\n' >load0.yaml
-expect_error 2 "kdelta: load0.yaml:1:29: aim7.load: expected at least 1, got '0'" \
+expect_error 2 "kdelta split: load0.yaml:1:29: aim7.load: expected at least 1, got '0'" \
 	split load0.yaml
 printf 'aim7: {test: disk_rr, load: 2, block_size: 128M}\n' >block.yaml
-expect_error 2 "kdelta: block.yaml:1:44: aim7.block_size: expected at most 64M, got '128M'" \
+expect_error 2 "kdelta split: block.yaml:1:44: aim7.block_size: expected at most 64M, got '128M'" \
 	split block.yaml
 printf 'aim9: {test: creat-clo, testtime: 0s}\n' >time0.yaml
-expect_error 2 "kdelta: time0.yaml:1:35: aim9.testtime: expected at least 1ms, got '0s'" \
+expect_error 2 "kdelta split: time0.yaml:1:35: aim9.testtime: expected at least 1ms, got '0s'" \
 	split time0.yaml
 printf 'cpufreq_governor: turbo\naim9: {test: creat-clo}\n' >gov.yaml
-expect_error 2 "kdelta: gov.yaml:1:19: cpufreq_governor: expected one of performance, powersave, schedutil, ondemand, conservative, userspace, got 'turbo'" \
+expect_error 2 "kdelta split: gov.yaml:1:19: cpufreq_governor: expected one of performance, powersave, schedutil, ondemand, conservative, userspace, got 'turbo'" \
 	split gov.yaml
 
 # kdelta 0.1's workload sections are aim7's and aim9's tests now; other
@@ -84,23 +84,23 @@ expect_error 2 "kdelta: gov.yaml:1:19: cpufreq_governor: expected one of perform
 # a list of mappings, in a later document.
 for old in disk_wrt disk_rd disk_rr disk_rw; do
 	printf 'fs: xfs\n%s:\n  load: 2\n' "$old" >old-disk.yaml
-	expect_error 2 "kdelta: old-disk.yaml:2:1: '$old' is now 'aim7: {test: $old}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
+	expect_error 2 "kdelta split: old-disk.yaml:2:1: '$old' is now 'aim7: {test: $old}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
 		split old-disk.yaml
 done
 printf 'creat-clo:\n  testtime: 1s\n' >old-creat.yaml
-expect_error 2 "kdelta: old-creat.yaml:1:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
+expect_error 2 "kdelta split: old-creat.yaml:1:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
 	split old-creat.yaml
 printf 'runs: 3\ncreat-clo:\n' >old-empty.yaml
 expect_error 2 "kdelta run: old-empty.yaml:2:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
 	"$KDELTA" run old-empty.yaml --commits a,b --result-root results
 printf 'fs: xfs\ndisk_rr:\n  - {load: 2}\n  - {load: 4}\n' >old-list.yaml
-expect_error 2 "kdelta: old-list.yaml:2:1: 'disk_rr' is now 'aim7: {test: disk_rr}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
+expect_error 2 "kdelta split: old-list.yaml:2:1: 'disk_rr' is now 'aim7: {test: disk_rr}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
 	split old-list.yaml
 printf 'aim9: {test: creat-clo}\n---\nfs: ext4\ndisk_rw: {load: 3}\n' >old-doc.yaml
-expect_error 2 "kdelta: old-doc.yaml:4:1: 'disk_rw' is now 'aim7: {test: disk_rw}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
+expect_error 2 "kdelta split: old-doc.yaml:4:1: 'disk_rw' is now 'aim7: {test: disk_rw}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
 	split old-doc.yaml
 printf 'disk_cp: {load: 2}\n' >top-test.yaml
-expect_error 2 "kdelta: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}'?" \
+expect_error 2 "kdelta split: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}'?" \
 	split top-test.yaml
 
 # LKP's top-level monitor key: the monitors that are on by default, and

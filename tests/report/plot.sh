@@ -46,9 +46,9 @@ grep -qiE '<script|https?://[^"]*\.(js|css|woff)|@import|url\(' "$T/p.svg" "$T/p
 	fail "the SVG or HTML fetches something or has a script"
 [ "$(grep -c '<svg' "$T/p.html")" = 2 ] || fail "--html: want two inline panels"
 
-expect_error 2 "kdelta: plot: --metric: no metric 'aim9.ops_per_sek' in these results; did you mean 'aim9.ops_per_sec'?" \
+expect_error 2 "kdelta plot: --metric: no metric 'aim9.ops_per_sek' in these results; did you mean 'aim9.ops_per_sec'?" \
 	plot_ --metric aim9.ops_per_sek c435a390574d afa2db2fb6f1
-expect_error 2 "kdelta: plot: --svg and --html exclude each other; write one file at a time" \
+expect_error 2 "kdelta plot: --svg and --html exclude each other; write one file at a time" \
 	plot_ --svg a --html b c435a390574d afa2db2fb6f1
 "$KDELTA" plot --help | grep -q '^usage: kdelta plot' || fail "--help"
 finish

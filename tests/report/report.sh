@@ -61,7 +61,7 @@ check_mail "$T/mail2" \
 	--attachment score.yaml || fail "the improvement mail"
 
 # Nothing changed: no mail, status 0, one line on stderr; --always writes one.
-expect_error 0 "kdelta: report: no workload result changed significantly and no runs failed; no mail written (--always writes one anyway)" \
+expect_error 0 "kdelta report: no workload result changed significantly and no runs failed; no mail written (--always writes one anyway)" \
 	"$KDELTA" report --result-root "$R" "$A" "$A"
 "$KDELTA" report --result-root "$R" --always --subject-prefix '[robot]' \
 	"$A" "$A" >"$T/same" || fail "--always"
@@ -128,17 +128,17 @@ check_mail "$T/to.mail" --header 'To=a@b.c' --attachment t__Bcc__t@m.yaml ||
 	fail "--to 'a@b.c, '"
 sed '/^$/q' "$T/to.mail" | grep -q '^[[:space:]]\+$' && fail "a header line of blanks"
 sed '/^$/q' "$T/to.mail" | grep -qi '^cc:' && fail "an empty Cc header"
-expect_error 2 "kdelta: report: --sendmail needs --to, the recipients of the mail" \
+expect_error 2 "kdelta report: --sendmail needs --to, the recipients of the mail" \
 	"$KDELTA" report --sendmail --to ' , ' "$S/base" "$S/$evil"
 
 # Usage errors.
-expect_error 2 "kdelta: report: --sendmail needs --to, the recipients of the mail" \
+expect_error 2 "kdelta report: --sendmail needs --to, the recipients of the mail" \
 	"$KDELTA" report --result-root "$R" --sendmail "$A" "$B"
-expect_error 2 "kdelta: report: -o and --sendmail exclude each other; write the mail or send it" \
+expect_error 2 "kdelta report: -o and --sendmail exclude each other; write the mail or send it" \
 	"$KDELTA" report --result-root "$R" --sendmail --to a@b -o x "$A" "$B"
-expect_error 2 "kdelta: report: unknown option '--format'; see 'kdelta report --help'" \
+expect_error 2 "kdelta report: unknown option '--format'; see 'kdelta report --help'" \
 	"$KDELTA" report --result-root "$R" --format json "$A" "$B"
-expect_error 2 "kdelta: report: needs a base and at least one variant to compare with it; see 'kdelta report --help'" \
+expect_error 2 "kdelta report: needs a base and at least one variant to compare with it; see 'kdelta report --help'" \
 	"$KDELTA" report --result-root "$R" "$A"
 "$KDELTA" report --help | grep -q '^usage: kdelta report' || fail "--help"
 "$KDELTA" help report | grep -q -- '--sendmail-cmd' || fail "help report"

@@ -74,8 +74,8 @@ wait_for "$M/2.eml" || fail "\$KDELTA_SENDMAIL: no message delivered"
 
 # A sendmail that fails: status 4 (the mail could not be written), the
 # message says so.
-expect_error 4 "kdelta: report: /bin/false -t failed (exit status 1); the mail was not sent" \
+expect_error 4 "kdelta report: /bin/false -t failed (exit status 1); the mail was not sent" \
 	"$KDELTA" report --result-root "$R" --to d@e --sendmail-cmd "/bin/false -t" "$A" "$B"
-expect_error 4 "kdelta: report: cannot run '$T/none': No such file or directory" \
+expect_error 4 "kdelta report: cannot run '$T/none': No such file or directory" \
 	"$KDELTA" report --result-root "$R" --to d@e --sendmail-cmd "$T/none -t" "$A" "$B"
 finish
