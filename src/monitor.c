@@ -719,18 +719,14 @@ static int extract_raw(const char *run_dir, const struct monitor *m,
 static void extract_log_text(const char *prefix, const char *text,
 			     json_t *stats)
 {
-	for (const char *line = text; *line;) {
-		const char *eol = strchrnul(line, '\n');
-		char *key, *metric;
-		double v;
+	char *key, *metric;
+	double v;
 
-		if (store_result_line(line, (size_t)(eol - line), &key, &v)) {
-			metric = xasprintf("%s.%s", prefix, key);
-			metric_set(stats, metric, v);
-			free(metric);
-			free(key);
-		}
-		line = *eol ? eol + 1 : eol;
+	while (store_result_next(&text, &key, &v)) {
+		metric = xasprintf("%s.%s", prefix, key);
+		metric_set(stats, metric, v);
+		free(metric);
+		free(key);
 	}
 }
 

@@ -697,7 +697,7 @@ out:
 	return ret;
 }
 
-/* "ok, 2.1s, punch.usecs_per_punch: 1.23": the first result the workload printed. */
+/* "ok, 2.1s, punch.usecs_per_punch: 1.23": the first result the workload printed (store_result_next()). */
 static void run_result_line(const struct run *r, double took,
 			    struct strbuf *out)
 {
@@ -708,10 +708,16 @@ static void run_result_line(const struct run *r, double took,
 	if (r->failure.len) {
 		strbuf_addf(out, "failed: %s", r->failure.buf);
 	} else {
+		const char *pos;
+		char *key;
+		double value;
+
 		strbuf_addf(out, "ok, %.1fs", took);
-		if (read_file(log, &text, &err) == 0 && strchr(text.buf, ':'))
-			strbuf_addf(out, ", %s.%.*s", r->prefix,
-				    (int)strcspn(text.buf, "\n"), text.buf);
+		pos = read_file(log, &text, &err) == 0 ? text.buf : "";
+		if (store_result_next(&pos, &key, &value)) {
+			strbuf_addf(out, ", %s.%s: %.9g", r->prefix, key, value);
+			free(key);
+		}
 	}
 	strbuf_release(&text);
 	free(log);

@@ -304,6 +304,12 @@ int store_rebuild_matrix(const char *commit_dir, size_t *n_runs,
 	return ret;
 }
 
+void store_result_write(FILE *out, const char *key, double value)
+{
+	/* Nine significant digits: more than any measurement here carries. */
+	fprintf(out, "%s: %.9g\n", key, value);
+}
+
 bool store_result_line(const char *line, size_t len, char **key,
 		       double *value)
 {
@@ -325,22 +331,29 @@ bool store_result_line(const char *line, size_t len, char **key,
 	return ok;
 }
 
+bool store_result_next(const char **pos, char **key, double *value)
+{
+	while (**pos) {
+		const char *line = *pos, *eol = strchrnul(line, '\n');
+
+		*pos = *eol ? eol + 1 : eol;
+		if (store_result_line(line, (size_t)(eol - line), key, value))
+			return true;
+	}
+	return false;
+}
+
 /* The first result line of text, as "<prefix>.<key>", or NULL. */
 static char *first_result(const char *prefix, const char *text)
 {
-	for (const char *line = text; *line;) {
-		const char *eol = strchrnul(line, '\n');
-		char *key, *name;
-		double value;
+	char *key, *name;
+	double value;
 
-		if (store_result_line(line, (size_t)(eol - line), &key, &value)) {
-			name = xasprintf("%s.%s", prefix, key);
-			free(key);
-			return name;
-		}
-		line = *eol ? eol + 1 : eol;
-	}
-	return NULL;
+	if (!store_result_next(&text, &key, &value))
+		return NULL;
+	name = xasprintf("%s.%s", prefix, key);
+	free(key);
+	return name;
 }
 
 /* The workload's log of a run: its one *.log but the setup hook's. */

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kdelta/err.h"
 
@@ -97,11 +98,34 @@ int store_list_runs(const char *commit_dir, unsigned **out, size_t *n,
 		    struct kd_err *err);
 
 /*
- * A line of a workload's log, "<key>: <number>" with no blank in the key:
- * true with *key (caller frees) and *value set; false for any other line.
+ * The result protocol, between a workload and everything that reads its
+ * log (kdelta stats, the job's key result, kdelta run's progress line,
+ * bisect): each result is a line of its own,
+ *
+ *	<key>: <number>
+ *
+ * a key without blanks, a colon and one blank, then a number that
+ * strtod() reads whole (blanks after it allowed: "12.5 " but not "12.5
+ * ms").  Every other line is the workload's own business and ignored.  It
+ * becomes the metric "<prefix>.<key>" (kdelta/workload.h).
+ */
+
+/* Writes one result line; nine significant digits. */
+void store_result_write(FILE *out, const char *key, double value);
+
+/*
+ * One line (len bytes, without its newline): true for a result line, with
+ * *key (caller frees) and *value set; false for any other line.
  */
 bool store_result_line(const char *line, size_t len, char **key,
 		       double *value);
+
+/*
+ * The next result line of a NUL-terminated text from *pos on: true with
+ * *key (caller frees) and *value set, and *pos after that line; false
+ * when there is none left.
+ */
+bool store_result_next(const char **pos, char **key, double *value);
 
 /*
  * The job's key result in a commit directory: "<prefix>.<key>" of the

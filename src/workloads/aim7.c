@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "kdelta/store.h"
 #include "kdelta/proc.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
@@ -512,7 +513,7 @@ static int aim7_run(const struct jnode *params, FILE *out, struct kd_err *err)
 	aim7_pool_release(&pool);
 	if (ret)
 		return ret;
-	wl_result(out, "jobs-per-min", (double)jobs * 60 / elapsed);
+	store_result_write(out, "jobs-per-min", (double)jobs * 60 / elapsed);
 	return wl_flush(out, "aim7", err);
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
@@ -85,7 +86,7 @@ static int aim9_run(const struct jnode *params, FILE *out, struct kd_err *err)
 				      err) < 0)
 			return kd_error_prefix(err, "aim9 %s", test);
 		key = xasprintf("%s.ops_per_sec", test);
-		wl_result(out, key, rate);
+		store_result_write(out, key, rate);
 		free(key);
 		return wl_flush(out, "aim9", err);
 	}

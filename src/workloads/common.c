@@ -13,12 +13,6 @@
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
 
-void wl_result(FILE *out, const char *key, double value)
-{
-	/* Nine significant digits: more than any measurement here carries. */
-	fprintf(out, "%s: %.9g\n", key, value);
-}
-
 int wl_flush(FILE *out, const char *workload, struct kd_err *err)
 {
 	if (fflush(out) == EOF || ferror(out))

@@ -12,8 +12,6 @@
 
 #include "kdelta/err.h"
 
-/* "key: value", one result line as the runner reads them. */
-void wl_result(FILE *out, const char *key, double value);
 /* Flushes the results; a failure (disk full) fails the run. */
 int wl_flush(FILE *out, const char *workload, struct kd_err *err);
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
@@ -182,9 +183,9 @@ static int punch_run(const struct jnode *params, FILE *out, struct kd_err *err)
 		return -1;
 	if (usecs <= 0)
 		return kd_error(err, "punch: the clock did not advance while punching; raise nr_punches");
-	wl_result(out, "usecs", usecs);
-	wl_result(out, "usecs_per_punch", usecs / (double)p.nr_punches);
-	wl_result(out, "punches_per_sec", (double)p.nr_punches / (usecs / 1e6));
+	store_result_write(out, "usecs", usecs);
+	store_result_write(out, "usecs_per_punch", usecs / (double)p.nr_punches);
+	store_result_write(out, "punches_per_sec", (double)p.nr_punches / (usecs / 1e6));
 	return wl_flush(out, "punch", err);
 }
 

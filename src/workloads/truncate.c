@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
@@ -122,9 +123,9 @@ static int truncate_run(const struct jnode *params, FILE *out,
 		(double)((file_size + (uint64_t)page_size - 1) / (uint64_t)page_size);
 	if (usecs <= 0)
 		return kd_error(err, "truncate: the clock did not advance while truncating; raise nr_files");
-	wl_result(out, "usecs", usecs);
-	wl_result(out, "usecs_per_file", usecs / (double)nr_files);
-	wl_result(out, "pages_per_sec", pages / (usecs / 1e6));
+	store_result_write(out, "usecs", usecs);
+	store_result_write(out, "usecs_per_file", usecs / (double)nr_files);
+	store_result_write(out, "pages_per_sec", pages / (usecs / 1e6));
 	return wl_flush(out, "truncate", err);
 }
 

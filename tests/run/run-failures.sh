@@ -30,6 +30,17 @@ grep -q '^kdelta: 2 run(s) ok, 2 failed' "$T/stderr" || fail "summary"
 [ "$(zcat "$c/bad/matrix.json.gz")" = '{"stats_source":[]}' ] ||
 	fail "bad matrix: $(zcat "$c/bad/matrix.json.gz")"
 
+# The progress line shows the first result line, not the first line.
+cat >"$T/chatty.yaml" <<'EOF'
+testcase: chatty
+exec:
+  cmd: 'echo "starting: now"; echo "x: 1.5"'
+EOF
+"$KDELTA" run "$T/chatty.yaml" --commit a --runs 1 --result-root "$T/r" \
+	--work-dir "$T/w" 2>"$T/stderr" || fail "chatty run failed: $(cat "$T/stderr")"
+grep -q '^kdelta: \[1/1\] .* run 1/1: ok, [0-9.]*s, exec\.x: 1\.5$' "$T/stderr" ||
+	fail "progress line: $(cat "$T/stderr")"
+
 # A commit label is quoted for the shell: no injection through {commit}.
 (cd "$T" && "$KDELTA" run "$T/job.yaml" --commit 'a;touch x' --runs 1 \
 	--result-root "$T/r" --work-dir "$T/w" \

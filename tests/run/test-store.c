@@ -170,6 +170,7 @@ static void test_key_result(const char *root)
 	check_line("a: one", NULL, 0);
 	check_line(": 1", NULL, 0);
 	check_line("a: ", NULL, 0);
+	check_line("a: 1 ms", NULL, 0);
 	CHECK(store_key_result(dir) == NULL);
 	for (int i = 0; i < 3; i++) {
 		char *run = xasprintf("%s/%d", dir, i);
@@ -197,6 +198,38 @@ static void test_key_result(const char *root)
 	free(dir);
 }
 
+/* What store_result_write() writes, store_result_next() reads back. */
+static void test_result_protocol(void)
+{
+	const char *pos;
+	char *buf = NULL, *key;
+	size_t size = 0;
+	double v;
+	FILE *out = open_memstream(&buf, &size);
+
+	CHECK(out != NULL);
+	fputs("starting: now\n", out);
+	store_result_write(out, "usecs", 248372.671);
+	fputs("\nnoise\n", out);
+	store_result_write(out, "ops_per_sec", 1.0 / 3);
+	CHECK(fclose(out) == 0);
+	pos = buf;
+	CHECK(store_result_next(&pos, &key, &v));
+	CHECK_STR(key, "usecs");
+	CHECK(v == 248372.671);
+	free(key);
+	CHECK(store_result_next(&pos, &key, &v));
+	CHECK_STR(key, "ops_per_sec");
+	CHECK(v == strtod("0.333333333", NULL));
+	free(key);
+	CHECK(!store_result_next(&pos, &key, &v));
+	CHECK(*pos == '\0');
+	pos = "last: 2";	/* no final newline */
+	CHECK(store_result_next(&pos, &key, &v) && v == 2);
+	free(key);
+	free(buf);
+}
+
 int main(void)
 {
 	char root[] = "/tmp/kdelta-test-store.XXXXXX";
@@ -208,6 +241,7 @@ int main(void)
 	test_numbering(root);
 	test_matrix(root);
 	test_key_result(root);
+	test_result_protocol();
 	rm = xasprintf("rm -rf '%s'", root);
 	CHECK(system(rm) == 0);
 	free(rm);
