@@ -71,7 +71,7 @@ static void bisect_usage(FILE *out)
 		"input, 3 good and bad do not differ, 4 the results could not be\n"
 		"written (disk full, read-only), 128+N stopped by signal N.\n"
 		"See kdelta(1).\n",
-		RUNNER_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
+		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
 		BISECT_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
 }
 
@@ -390,7 +390,7 @@ static int bisect(struct bisect_args *a)
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_args a = {
-		.runs = RUNNER_DEFAULT_RUNS, .max_runs = BISECT_DEFAULT_MAX_RUNS,
+		.runs = JOB_DEFAULT_RUNS, .max_runs = BISECT_DEFAULT_MAX_RUNS,
 		.o.min_change = BISECT_DEFAULT_MIN_CHANGE,
 	};
 	int r, status = KD_EXIT_USAGE;

@@ -70,7 +70,7 @@ static void run_usage(FILE *out)
 		"                        (each run's job.yaml records what it saw)\n"
 		"\n"
 		"Workloads:\n",
-		RUNNER_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT,
+		JOB_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT,
 		RUNNER_DEFAULT_MAX_RUNS);
 	for (size_t i = 0; workload_registry[i]; i++)
 		fprintf(out, "    %-19s %s\n", workload_registry[i]->section.name,
@@ -355,15 +355,16 @@ static int load_jobs(struct run_args *a, int argc, char **argv)
 		}
 		a->n_sets++;
 		for (size_t j = 0; j < set->n; j++) {
-			const char *wl = job_workload(&set->jobs[j]);
+			const struct workload *wl = workload_of_job(&set->jobs[j]);
 
-			if (!wl || !workload_find(wl)) {
+			if (!wl) {
 				cmd_error("run", "%s: job %zu has no workload section; add one, see 'kdelta run --help' for the workloads",
 					argv[i], j + 1);
 				return -1;
 			}
-			if (workload_prefix_check(workload_find(wl),
-					jnode_get(set->jobs[j].root, wl), &err) < 0) {
+			if (workload_prefix_check(wl,
+					jnode_get(set->jobs[j].root, wl->section.name),
+					&err) < 0) {
 				cmd_error("run", "%s: job %zu: %s",
 					argv[i], j + 1, err.msg);
 				return -1;

@@ -41,7 +41,12 @@
 /* Room on the RAM disk's tmpfs beyond the backing file. */
 #define BRD_TMPFS_SLACK (16ULL << 20)
 
-/* The file systems made on a loop device; one line per file system. */
+const char *const disk_fs_names[] = { "xfs", "ext4", "btrfs", "tmpfs", NULL };
+
+/*
+ * The file systems made on a loop device; one line per file system, each
+ * also in disk_fs_names.
+ */
 static const struct block_fs {
 	const char *name;
 	const char *mkfs;
@@ -114,18 +119,23 @@ static void format_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
 }
 
+int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err)
+{
+	if (strncmp(disk, BRD_PREFIX, strlen(BRD_PREFIX)) ||
+	    parse_size(disk + strlen(BRD_PREFIX), size, NULL) || !*size)
+		return kd_error(err, "expected 1BRD_<size>, like 1BRD_48G, got '%s'",
+				disk);
+	return 0;
+}
+
+/* disk_brd_size(), and a size this machine can hold. */
 static int parse_brd(const char *disk, uint64_t *size, struct kd_err *err)
 {
 	uint64_t memory = memory_size();
 	char memory_text[32], limit_text[32];
-	struct kd_err size_err;
 
-	if (strncmp(disk, BRD_PREFIX, strlen(BRD_PREFIX)))
-		return kd_error(err,
-				"disk: '%s' is not supported; use a RAM disk 1BRD_<size>, e.g. 1BRD_4G",
-				disk);
-	if (parse_size(disk + strlen(BRD_PREFIX), size, &size_err))
-		return kd_error(err, "disk: %s: %s", disk, size_err.msg);
+	if (disk_brd_size(disk, size, err))
+		return kd_error_prefix(err, "disk");
 	if (*size < BRD_MIN_SIZE)
 		return kd_error(err, "disk: %s is too small; use at least 1BRD_1M",
 				disk);

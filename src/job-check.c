@@ -596,10 +596,11 @@ static void prepend(struct jnode *map, const char *key, struct jnode *value)
 	map->key_marks[0] = (struct jnode_mark){ 0, 0 };
 }
 
-const char *job_complete(const struct job_loader *ld, struct jnode *root)
+const struct param_section *job_complete(const struct job_loader *ld,
+					 struct jnode *root)
 {
 	const struct param_spec *common = ld->schema->common->params;
-	const char *workload = NULL;
+	const struct param_section *workload = NULL;
 
 	for (size_t i = 0; i < root->n; i++) {
 		const struct param_section *section =
@@ -609,7 +610,7 @@ const char *job_complete(const struct job_loader *ld, struct jnode *root)
 		if (!strcmp(root->keys[i], "monitors")) {
 			complete_monitors(ld, &root->values[i]);
 		} else if (section) {
-			workload = root->keys[i];
+			workload = section;
 			complete_section(section, &root->values[i]);
 		} else if (spec && spec->type == PARAM_MAP &&
 			   root->values[i]->kind != JNODE_MAP) {
@@ -619,7 +620,7 @@ const char *job_complete(const struct job_loader *ld, struct jnode *root)
 	}
 	if (workload && param_find(common, "testcase") &&
 	    jnode_index(root, "testcase") < 0)
-		prepend(root, "testcase", jnode_new_scalar(workload));
+		prepend(root, "testcase", jnode_new_scalar(workload->name));
 	for (const struct param_spec *p = common; p && p->name; p++)
 		if (p->def && jnode_index(root, p->name) < 0)
 			jnode_append(root, p->name, 0, 0, param_default(p));

@@ -66,9 +66,11 @@ int job_lift_monitors(const struct job_loader *ld, struct jnode *root);
 int job_validate(const struct job_loader *ld, const struct jnode *root);
 /*
  * Completes an expanded job: defaults filled in, empty sections made maps,
- * a list of monitors made a mapping.  Returns the workload key or NULL.
+ * a list of monitors made a mapping.  Returns the workload's section, or
+ * NULL when the job has none.
  */
-const char *job_complete(const struct job_loader *ld, struct jnode *root);
+const struct param_section *job_complete(const struct job_loader *ld,
+					 struct jnode *root);
 /*
  * Checks a completed job against the constraints of its sections (the
  * common parameters', its workload's, its monitors'; schema.h), with the

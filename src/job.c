@@ -143,7 +143,6 @@ static int add_job(struct expansion *x, const struct jnode *tree)
 {
 	size_t bytes = jnode_footprint(tree);
 	struct job *job;
-	const char *workload;
 
 	if (bytes > JOB_MAX_EXPANDED_BYTES - *x->bytes)
 		return too_large(x->ld);
@@ -156,8 +155,11 @@ static int add_job(struct expansion *x, const struct jnode *tree)
 		.source = xstrdup(x->ld->name),
 		.document = x->document,
 	};
-	workload = job_complete(x->ld, job->root);
-	job->workload = workload ? xstrdup(workload) : NULL;
+	job->workload_section = job_complete(x->ld, job->root);
+	if (job->workload_section)
+		job->workload = xstrdup(job->workload_section->name);
+	job->runs = jnode_get(job->root, "runs")
+		? (unsigned)jnode_int(job->root, "runs") : JOB_DEFAULT_RUNS;
 	return job_check_constraints(x->ld, job->root);
 }
 

@@ -481,10 +481,6 @@ static int add_monitor(struct monitor_session *s, const char *name,
 
 	if (!m)
 		return kd_error(err, "monitors: unknown monitor '%s'", name);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->items[i].monitor == m)
-			return kd_error(err, "monitors: '%s' is listed twice",
-					name);
 	memset(&a, 0, sizeof(a));
 	a.monitor = m;
 	a.raw_path = xasprintf("%s/%s.gz", s->run_dir, name);
@@ -505,8 +501,10 @@ static int add_monitor(struct monitor_session *s, const char *name,
 }
 
 /*
- * The job's "monitors" key: a map name -> options, a list of names, or
- * absent (every monitor that runs by default).
+ * The job's "monitors": absent, every monitor that runs by default; else
+ * the mapping of monitor name to options that loading made of what the
+ * job file said and checked (every name a monitor's, none twice, each
+ * one's options with their defaults: job-check.c), maybe empty.
  */
 static int add_job_monitors(struct monitor_session *s,
 			    const struct jnode *job_root, struct kd_err *err)
@@ -524,24 +522,9 @@ static int add_job_monitors(struct monitor_session *s,
 		}
 		return 0;
 	}
-	if (sel->kind == JNODE_SCALAR && !*sel->scalar)
-		return 0;	/* "monitors:" with nothing: none */
-	if (sel->kind == JNODE_SCALAR)
-		return kd_error(err, "monitors: expected a mapping of monitor names to options, or a list of names");
-	for (size_t i = 0; i < sel->n; i++) {
-		const struct jnode *item = sel->values[i];
-		int rc;
-
-		if (sel->kind == JNODE_MAP)
-			rc = add_monitor(s, sel->keys[i], item, err);
-		else if (item->kind != JNODE_SCALAR)
-			return kd_error(err, "monitors: list item %zu: expected a monitor name",
-					i + 1);
-		else
-			rc = add_monitor(s, item->scalar, NULL, err);
-		if (rc < 0)
+	for (size_t i = 0; sel->kind == JNODE_MAP && i < sel->n; i++)
+		if (add_monitor(s, sel->keys[i], sel->values[i], err) < 0)
 			return -1;
-	}
 	return 0;
 }
 

@@ -12,8 +12,6 @@
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
-static const char *const fs_choices[] = { "xfs", "ext4", "btrfs", "tmpfs", NULL };
-
 /* The kernel's cpufreq governors (Documentation/admin-guide/pm/cpufreq.rst). */
 static const char *const governor_choices[] = {
 	"performance", "powersave", "schedutil", "ondemand", "conservative",
@@ -24,12 +22,12 @@ static int check_disk(const char *value, struct kd_err *err)
 {
 	uint64_t size;
 
-	if (strncmp(value, "1BRD_", 5) || parse_size(value + 5, &size, NULL) ||
-	    !size)
-		return kd_error(err, "expected 1BRD_<size>, like 1BRD_48G, got '%s'",
-				value);
-	return 0;
+	return disk_brd_size(value, &size, err);
 }
+
+/* A number as the text of a default. */
+#define DEFAULT_TEXT(n) DEFAULT_TEXT_(n)
+#define DEFAULT_TEXT_(n) #n
 
 #define NOT_BUILT "kdelta runs the kernel the machine booted; build and install one with kdelta run --setup"
 
@@ -40,12 +38,13 @@ static const struct param_spec common_params[] = {
 	  .help = "the benchmark suite the job belongs to (descriptive)" },
 	{ .name = "category", .type = PARAM_STRING, .unnamed = true,
 	  .help = "what kind of test it is, like benchmark or functional (descriptive)" },
-	{ .name = "runs", .type = PARAM_INT, .def = "3", .min = "1",
+	{ .name = "runs", .type = PARAM_INT,
+	  .def = DEFAULT_TEXT(JOB_DEFAULT_RUNS), .min = "1",
 	  .unnamed = true,
 	  .help = "runs per commit, at least 1; at least 3 to decide on significance" },
 	{ .name = "disk", .type = PARAM_STRING, .check = check_disk,
 	  .help = "the disk to make the file system on: 1BRD_<size>, one RAM disk of that size, like 1BRD_48G; needs fs" },
-	{ .name = "fs", .type = PARAM_CHOICE, .choices = fs_choices,
+	{ .name = "fs", .type = PARAM_CHOICE, .choices = disk_fs_names,
 	  .help = "the file system to make on the disk; xfs, ext4 and btrfs need a disk, tmpfs takes its size from one if given" },
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
 	  .help = "mount options for the file system, as for mount -o, but the file system's only: not mount(8)'s own (bind, loop, x-*, ...); needs fs" },

@@ -139,12 +139,7 @@ void run_plan_release(struct run_plan *plan)
 
 unsigned job_runs(const struct job *job, int runs_option)
 {
-	int64_t runs;
-
-	if (runs_option > 0)
-		return runs_option;
-	runs = jnode_get(job->root, "runs") ? jnode_int(job->root, "runs") : 0;
-	return runs > 0 ? (unsigned)runs : RUNNER_DEFAULT_RUNS;
+	return runs_option > 0 ? (unsigned)runs_option : job->runs;
 }
 
 char *setup_command_expand(const char *template, const char *commit)
@@ -802,7 +797,7 @@ static int batch_step(struct batch *b, const struct run_step *s,
 	struct run r = {
 		.b = b, .job = job, .step = s, .runs = b->plan.runs[s->job],
 		.commit = b->opts->commits[s->commit],
-		.wl = workload_find(job_workload(job)),
+		.wl = workload_of_job(job),
 		.ws = { .fd = -1, .state_fd = -1 },
 	};
 	struct strbuf line = STRBUF_INIT;
@@ -919,7 +914,7 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 
 	memset(summary, 0, sizeof(*summary));
 	for (size_t j = 0; j < n_jobs; j++) {
-		const struct workload *wl = workload_find(job_workload(jobs[j]));
+		const struct workload *wl = workload_of_job(jobs[j]);
 
 		runs[j] = job_runs(jobs[j], opts->runs);
 		if (workload_prefix_check(wl, jnode_get(jobs[j]->root,

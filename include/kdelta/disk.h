@@ -2,6 +2,8 @@
 #ifndef KDELTA_DISK_H
 #define KDELTA_DISK_H
 
+#include <stdint.h>
+
 #include "kdelta/err.h"
 #include "kdelta/job.h"
 #include "kdelta/strbuf.h"
@@ -21,6 +23,19 @@
  */
 struct fs_mount;
 struct workspace;
+
+/*
+ * The file systems a job's "fs" may name, NULL-terminated: those made on a
+ * RAM disk (xfs, ext4, btrfs) and tmpfs.  The fs parameter's choices.
+ */
+extern const char *const disk_fs_names[];
+
+/*
+ * A RAM disk's size from its name, LKP's "1BRD_<size>" (1BRD_48G): 0, or -1
+ * with err "expected 1BRD_<size>, like 1BRD_48G, got '...'" for anything
+ * else, 0 bytes too.  The disk parameter's check.
+ */
+int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err);
 
 /*
  * Sets up the file system in the run's workspace (its mounts and loop

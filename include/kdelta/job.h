@@ -56,12 +56,19 @@ const struct job_schema *job_schema_default(void);
 /* The common job parameters (src/params.c), for schemas made elsewhere. */
 extern const struct param_section job_common_section;
 
+/* Runs per commit of a job that does not say (its "runs"). */
+#define JOB_DEFAULT_RUNS 3
+
 struct job {
 	struct jnode *root;	/* a map */
 	char *name;		/* deterministic, readable, filesystem-safe */
 	char *source;		/* the file it came from */
 	int document;		/* 0-based YAML document index in source */
+	/* Resolved once, as the job loads: */
 	char *workload;		/* its workload section's key, or NULL */
+	const struct param_section *workload_section;	/* its schema's
+							 * section of it */
+	unsigned runs;		/* its "runs", JOB_DEFAULT_RUNS if absent */
 };
 
 struct job_set {

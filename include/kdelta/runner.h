@@ -19,8 +19,6 @@ struct work_dir;
  * marks the run complete (docs/design.md "2. The runner", "5. The store").
  */
 
-/* Runs per job and commit when neither the job nor --runs says. */
-#define RUNNER_DEFAULT_RUNS 3
 /* --until-decided: the most runs per job and commit. */
 #define RUNNER_DEFAULT_MAX_RUNS 30
 
@@ -127,7 +125,7 @@ void run_plan_init(struct run_plan *plan, const unsigned *runs,
 void run_plan_add_round(struct run_plan *plan, const bool *more);
 void run_plan_release(struct run_plan *plan);
 
-/* Runs of a job: opts->runs if set, else the job's "runs", else 3. */
+/* Runs of a job: opts->runs if set, else the job's (job->runs). */
 unsigned job_runs(const struct job *job, int runs_option);
 
 /*

@@ -39,6 +39,13 @@ extern const struct workload *const workload_registry[];
 
 const struct workload *workload_find(const char *name);
 
+/*
+ * The workload a job runs, as its loading resolved it
+ * (job->workload_section): NULL when it has none, or when its schema was
+ * not job_schema_default()'s, whose workload sections are the registry's.
+ */
+const struct workload *workload_of_job(const struct job *job);
+
 /* The prefix of a workload's metrics for these parameters (see above). */
 const char *workload_prefix(const struct workload *wl,
 			    const struct jnode *params);

@@ -28,6 +28,14 @@ const struct workload *workload_find(const char *name)
 	return NULL;
 }
 
+const struct workload *workload_of_job(const struct job *job)
+{
+	for (size_t i = 0; job->workload_section && workload_registry[i]; i++)
+		if (&workload_registry[i]->section == job->workload_section)
+			return workload_registry[i];
+	return NULL;
+}
+
 const char *workload_prefix(const struct workload *wl,
 			    const struct jnode *params)
 {

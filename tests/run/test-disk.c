@@ -255,9 +255,9 @@ static void test_job_errors(void)
 	expect_setup_error(NULL, NULL, "noatime",
 			   "fs_mount_options: 'noatime' needs a file system: add fs: xfs, ext4, btrfs or tmpfs");
 	expect_setup_error("/dev/sda", "ext4", NULL,
-			   "disk: '/dev/sda' is not supported; use a RAM disk 1BRD_<size>, e.g. 1BRD_4G");
+			   "disk: expected 1BRD_<size>, like 1BRD_48G, got '/dev/sda'");
 	expect_setup_error("1BRD_4Q", "ext4", NULL,
-			   "disk: 1BRD_4Q: expected a size like 512, 4k, 64M or 1G, got '4Q'");
+			   "disk: expected 1BRD_<size>, like 1BRD_48G, got '1BRD_4Q'");
 	expect_setup_error("1BRD_64k", "tmpfs", NULL,
 			   "disk: 1BRD_64k is too small; use at least 1BRD_1M");
 	expect_setup_error("1BRD_1G", "f2fs", NULL,
