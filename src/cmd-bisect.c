@@ -15,6 +15,7 @@
 #include "builtin.h"
 #include "kdelta/bisect.h"
 #include "kdelta/compare.h"
+#include "kdelta/compare-args.h"
 #include "kdelta/job.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/proc.h"
@@ -25,7 +26,6 @@
 #include "kdelta/workdir.h"
 
 #define BISECT_DEFAULT_MAX_RUNS 10
-#define BISECT_DEFAULT_MIN_CHANGE 1.0
 
 static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -72,7 +72,7 @@ static void bisect_usage(FILE *out)
 		"written (disk full, read-only), 128+N stopped by signal N.\n"
 		"See kdelta(1).\n",
 		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
-		BISECT_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
+		COMPARE_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
 }
 
 struct bisect_args {
@@ -391,7 +391,7 @@ int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_args a = {
 		.runs = JOB_DEFAULT_RUNS, .max_runs = BISECT_DEFAULT_MAX_RUNS,
-		.o.min_change = BISECT_DEFAULT_MIN_CHANGE,
+		.o.min_change = COMPARE_DEFAULT_MIN_CHANGE,
 	};
 	int r, status = KD_EXIT_USAGE;
 

@@ -16,12 +16,13 @@
 #include "kdelta/render.h"
 #include "kdelta/util.h"
 
+/* printf's format: the defaults come from compare_options_init(). */
 static const char compare_usage[] =
 	"usage: kdelta compare [options] BASE VARIANT...\n"
 	"       kdelta compare [options] --axis KEY VALUE VALUE...\n"
 	"\n"
 	"Compares the stored results of commits (the first is the base) and prints\n"
-	"LKP's %stddev %change table for each testcase/parameters/host directory that\n"
+	"LKP's %%stddev %%change table for each testcase/parameters/host directory that\n"
 	"holds all of them.  A label is a commit's name as stored (xfs/for-next too),\n"
 	"or an abbreviated hash of one; with --repo, any git revision (main~19).  An\n"
 	"argument beginning with '/', './' or '../', or one with a '/' that exists,\n"
@@ -34,11 +35,11 @@ static const char compare_usage[] =
 	"                          commits (--axis fs xfs ext4 btrfs)\n"
 	"    --commit LABEL        with --axis: only the results of commit LABEL\n"
 	"                          (repeatable; default: every commit, separately)\n"
-	"    --test TEST           significance test: welch (default), mwu or lkp\n"
+	"    --test TEST           significance test: welch, mwu or lkp (default %s)\n"
 	"    --fdr Q               false discovery rate of the Benjamini-Hochberg\n"
-	"                          correction (default 0.05; 0: no correction)\n"
+	"                          correction (default %g; 0: no correction)\n"
 	"    --min-change PCT      smallest change of a workload result worth\n"
-	"                          reporting, in percent (default 1)\n"
+	"                          reporting, in percent (default %g)\n"
 	"    --all                 list every metric, not only the changed ones\n"
 	"    --metric PATTERN      only the metrics whose names PATTERN matches, a\n"
 	"                          glob such as 'aim9.*' (repeatable)\n"
@@ -260,6 +261,15 @@ static int write_stdout(const struct strbuf *out, struct kd_err *err)
 	return 0;
 }
 
+static void print_usage(void)
+{
+	struct compare_options defaults;
+
+	compare_options_init(&defaults);
+	printf(compare_usage, sig_test_names[defaults.test], defaults.fdr,
+	       defaults.min_change);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_state st = { 0 };
@@ -271,7 +281,7 @@ int cmd_compare(int argc, char **argv)
 	if (compare_args_parse(&a, argc, argv, NULL, &err) < 0)
 		status = KD_EXIT_USAGE;
 	else if (a.help)
-		fputs(compare_usage, stdout);
+		print_usage();
 	else if (compare_load(&st, &a, &err) < 0 ||
 		 render(&st, &a, &out, &err) < 0 || write_stdout(&out, &err) < 0)
 		status = KD_EXIT_USAGE;

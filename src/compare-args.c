@@ -215,6 +215,15 @@ static int take_option(struct compare_args *a, const char *name,
 	return 0;
 }
 
+void compare_options_init(struct compare_options *opt)
+{
+	*opt = (struct compare_options){
+		.test = SIG_WELCH,
+		.fdr = COMPARE_DEFAULT_FDR,
+		.min_change = COMPARE_DEFAULT_MIN_CHANGE,
+	};
+}
+
 int compare_args_parse(struct compare_args *a, int argc, char **argv,
 		       const struct compare_args_ext *ext, struct kd_err *err)
 {
@@ -224,9 +233,7 @@ int compare_args_parse(struct compare_args *a, int argc, char **argv,
 
 	memset(a, 0, sizeof(*a));
 	a->command = p.command = ext ? ext->command : "compare";
-	a->opt.test = SIG_WELCH;
-	a->opt.fdr = 0.05;
-	a->opt.min_change = 1;
+	compare_options_init(&a->opt);
 	option_table_init(&table, ext);
 	while ((c = cmd_next_option(&p, argc, argv, err)) != -1) {
 		if (c == CMD_HELP) {

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kdelta/compare-args.h"
 #include "kdelta/job.h"
 #include "kdelta/mail.h"
 #include "kdelta/plot.h"
@@ -742,13 +743,16 @@ static void add_labels(struct strbuf *out, const struct comparison *cmp,
 static void add_compare_options(struct strbuf *out,
 				const struct compare_options *opt)
 {
+	struct compare_options defaults;
+
 	if (!opt)
 		return;
-	if (opt->test != SIG_WELCH)
+	compare_options_init(&defaults);
+	if (opt->test != defaults.test)
 		strbuf_addf(out, " --test %s", sig_test_names[opt->test]);
-	if (opt->fdr != 0.05)
+	if (opt->fdr != defaults.fdr)
 		strbuf_addf(out, " --fdr %g", opt->fdr);
-	if (opt->min_change != 1)
+	if (opt->min_change != defaults.min_change)
 		strbuf_addf(out, " --min-change %g", opt->min_change);
 }
 

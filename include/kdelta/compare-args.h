@@ -17,6 +17,16 @@
 
 enum output_format { FORMAT_LKP, FORMAT_MMTESTS, FORMAT_JSON, FORMAT_CSV };
 
+/* The defaults of --fdr and --min-change (percent). */
+#define COMPARE_DEFAULT_FDR 0.05
+#define COMPARE_DEFAULT_MIN_CHANGE 1.0
+
+/*
+ * compare's defaults, for every command that decides comparisons: --test
+ * welch, --fdr and --min-change as above, --all off.
+ */
+void compare_options_init(struct compare_options *opt);
+
 /*
  * The options of a command that takes compare's besides its own: the names
  * of its options that take a value and of its flags, and the function that

@@ -107,4 +107,9 @@ grep -q 'aim9.creat-clo.ops_per_sec$' "$T/mail" && ! grep -q 'proc-vmstat' "$T/m
 
 "$KDELTA" compare --help >"$T/help" || fail "--help"
 grep -q '^usage: kdelta compare' "$T/help" || fail "--help: no usage line"
+# The defaults it states are the ones compare_options_init() sets.
+grep -qF "LKP's %stddev %change table" "$T/help" || fail "--help: table name"
+grep -qF 'welch, mwu or lkp (default welch)' "$T/help" || fail "--help: --test default"
+grep -qF 'correction (default 0.05; 0: no correction)' "$T/help" || fail "--help: --fdr default"
+grep -qF 'reporting, in percent (default 1)' "$T/help" || fail "--help: --min-change default"
 finish
