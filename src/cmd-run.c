@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "kdelta/cmdline.h"
+#include "kdelta/compare-args.h"
 #include "kdelta/job.h"
 #include "kdelta/machine.h"
 #include "kdelta/proc.h"
@@ -63,7 +64,7 @@ static void run_usage(FILE *out)
 		"    --max-runs N        with --until-decided: at most N runs a commit\n"
 		"                        (default %d)\n"
 		"    --min-change PCT    with --until-decided: the smallest change that\n"
-		"                        counts, in percent (default 1, as compare's)\n"
+		"                        counts, in percent (default %g, as compare's)\n"
 		"    --no-wait           refuse (status 8) when another kdelta run holds\n"
 		"                        the machine's run lock, instead of waiting for it\n"
 		"    --concurrent        run beside other kdelta runs, without the lock\n"
@@ -71,7 +72,7 @@ static void run_usage(FILE *out)
 		"\n"
 		"Workloads:\n",
 		JOB_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT,
-		RUNNER_DEFAULT_MAX_RUNS);
+		RUNNER_DEFAULT_MAX_RUNS, COMPARE_DEFAULT_MIN_CHANGE);
 	for (size_t i = 0; workload_registry[i]; i++)
 		fprintf(out, "    %-19s %s\n", workload_registry[i]->section.name,
 			workload_registry[i]->section.summary);
@@ -508,7 +509,8 @@ static int run_batch(struct run_args *a)
 		.until_decided = a->until_decided,
 		.max_runs = a->max_runs ? (unsigned)a->max_runs :
 					  RUNNER_DEFAULT_MAX_RUNS,
-		.min_change = a->min_change >= 0 ? a->min_change : 1,
+		.min_change = a->min_change >= 0 ? a->min_change
+						 : COMPARE_DEFAULT_MIN_CHANGE,
 		.alpha = 0.05,
 		.seed = a->seed_given ? a->seed : random_seed(),
 		.log = stderr, .live = isatty(STDERR_FILENO),

@@ -86,7 +86,7 @@ add_run "$C/new" 5 600
 echo '{"punch.usecs": ' >"$C/new/5/stats.json"
 "$KDELTA" compare --result-root "$R" base new >"$T/out" 2>"$T/err" &&
 	fail "unreadable stats.json of a stale matrix accepted"
-grep -q "^kdelta: $C/new/matrix.json.gz is stale (run 4 is complete but not in it) and cannot be rebuilt: $C/new/5/stats.json:" "$T/err" ||
+grep -q "^kdelta compare: $C/new/matrix.json.gz is stale (run 4 is complete but not in it) and cannot be rebuilt: $C/new/5/stats.json:" "$T/err" ||
 	fail "unrebuildable matrix: $(cat "$T/err")"
 
 # lkp-tests' trees mark no run: their matrix is taken as it is.

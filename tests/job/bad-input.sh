@@ -92,7 +92,7 @@ expect_error 2 "kdelta split: dir.yaml: is a directory, not a job file" split di
 # that value is a default), status 2, by split and run alike.
 constraint() {
 	printf "$2" >"$1.yaml"
-	expect_error 2 "kdelta: $1.yaml:$3" split "$1.yaml"
+	expect_error 2 "kdelta split: $1.yaml:$3" split "$1.yaml"
 }
 constraint fs-no-disk 'fs: xfs\n' \
 	"1:5: fs: xfs needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G"
