@@ -90,8 +90,8 @@ static int take_value(struct compare_args *a, const char *name,
 		push_arg(&a->commits, &a->ncommits, &a->commits_alloc, value);
 	} else if (!strcmp(name, "--metric")) {
 		if (!*value)
-			return usage_error(a, err, "%s: expected a value, got ''",
-					   name);
+			return kd_error(err, "%s: expected a value, got ''",
+					name);
 		/* A metric may be given by the name an old store has. */
 		push_arg(&a->metrics, &a->nmetrics, &a->metrics_alloc,
 			 metric_current_name(value));
@@ -614,10 +614,10 @@ static int focus(struct compare_state *st, const struct compare_args *a,
 		if (pattern_matches(st, pattern))
 			continue;
 		if (!strpbrk(pattern, "*?["))
-			return compare_no_such_metric(st, a->command,
-						      "--metric", pattern, err);
-		return kd_error(err, "%s: --metric %s: no metric of these results matches",
-				a->command, pattern);
+			return compare_no_such_metric(st, "--metric", pattern,
+						      err);
+		return kd_error(err, "--metric %s: no metric of these results matches",
+				pattern);
 	}
 	for (size_t i = 0; a->nmetrics && i < st->n; i++)
 		comparison_keep_rows(st->cmps[i], focused, (void *)a);

@@ -93,9 +93,9 @@ grep -q 'proc-vmstat.pgfree$' "$T/focus" && ! grep -q 'ops_per_sec' "$T/focus" |
 	fail "--metric: the table holds other metrics: $(cat "$T/focus")"
 # A pattern that matches nothing is an error; a misspelt name gets the
 # nearest; the old name of a result is taken as today's.
-expect_error 2 "kdelta: compare: --metric nosuch.*: no metric of these results matches" \
+expect_error 2 "kdelta compare: --metric nosuch.*: no metric of these results matches" \
 	cmp_ --metric 'nosuch.*' v1 v2
-expect_error 2 "kdelta: compare: --metric: no metric 'proc-vmstat.pgfre' in these results; did you mean 'proc-vmstat.pgfree'?" \
+expect_error 2 "kdelta compare: --metric: no metric 'proc-vmstat.pgfre' in these results; did you mean 'proc-vmstat.pgfree'?" \
 	cmp_ --metric proc-vmstat.pgfre v1 v2
 cmp_ --format csv --metric creat-clo.ops_per_sec v1 v2 | cut -d, -f2 | sed 1d |
 	sort -u | grep -qx aim9.creat-clo.ops_per_sec || fail "--metric: old name"
