@@ -14,8 +14,8 @@
 
 #include "builtin.h"
 #include "kdelta/bisect.h"
-#include "kdelta/compare.h"
 #include "kdelta/compare-args.h"
+#include "kdelta/executor.h"
 #include "kdelta/job.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/proc.h"
@@ -77,7 +77,7 @@ static void bisect_usage(FILE *out)
 
 struct bisect_args {
 	struct bisect_opts o;
-	const char *result_root, *work_dir, *report;
+	const char *build, *result_root, *work_dir, *report;
 	long runs, max_runs;
 	struct job_set set;
 };
@@ -126,7 +126,7 @@ static int take_option(struct bisect_args *a, int c, const char *arg)
 	case 'r': a->o.repo = arg; break;
 	case 'g': a->o.good = arg; break;
 	case 'b': a->o.bad = arg; break;
-	case 'B': a->o.build = arg; break;
+	case 'B': a->build = arg; break;
 	case 'm': a->o.metric = metric_current_name(arg); break;
 	case 'R': a->result_root = arg; break;
 	case 'W': a->work_dir = arg; break;
@@ -181,7 +181,7 @@ static int check_args(struct bisect_args *a, int argc, char **argv)
 {
 	static const char *const required[] = { "--repo", "--good", "--bad",
 						 "--build" };
-	const char *given[] = { a->o.repo, a->o.good, a->o.bad, a->o.build };
+	const char *given[] = { a->o.repo, a->o.good, a->o.bad, a->build };
 	struct kd_err err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
@@ -255,37 +255,19 @@ static void print_not_reproducible(const struct bisect_opts *o,
 	strbuf_release(&table);
 }
 
-/*
- * The robot's mail about base against the first bad commit.  To reproduce
- * it, kdelta run's --setup does what bisect did before each run: check the
- * commit out and build it.
- */
+/* The robot's mail about base against the first bad commit. */
 static int write_report(const struct bisect_args *a, struct bisect_result *r,
 			struct kd_err *err)
 {
-	static const char *const labels[] = { "bisect-good", "bisect-bad" };
-	const struct comparison *cmps[] = { &r->cmp };
-	struct strbuf setup = STRBUF_INIT, mail = STRBUF_INIT;
-	struct report_options ro = {
-		.compare = &r->opt, .sample_labels = labels,
-		.job_file = a->o.job->source, .always = true,
-	};
-	int ret;
-
-	strbuf_addstr(&setup, "cd ");
-	shell_quote(&setup, a->o.repo);
-	strbuf_addf(&setup, " && git checkout -q {commit} && %s", a->o.build);
-	ro.setup = setup.buf;
-
-	bisect_keep_result(&r->cmp, r->metric);
-	ret = report_write(&ro, cmps, 1, &mail, err);
+	struct report_options ro = { 0 };
+	struct strbuf mail = STRBUF_INIT;
+	int ret = bisect_report_write(r, &a->o, a->build, &ro, &mail, err);
 
 	if (ret >= 0 && !strcmp(a->report, "-"))
 		fwrite(mail.buf, 1, mail.len, stdout);
 	else if (ret >= 0)
 		ret = write_file_atomic(a->report, mail.buf, mail.len, err);
 	strbuf_release(&mail);
-	strbuf_release(&setup);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -344,32 +326,40 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
 }
 
-static int bisect(struct bisect_args *a)
+/* The runner's lines go to <work dir>/bisect-runs.log. */
+static FILE *open_run_log(const struct work_dir *wd)
 {
-	char *root = result_root(a->result_root);
-	char *abs_root = absolute_path(root);
-	char *repo = absolute_path(a->o.repo);
-	struct work_dir wd = { .fd = -1 };
+	char *path = xasprintf("%s/bisect-runs.log", wd->path);
+	FILE *f = fopen(path, "a");
+
+	if (!f)
+		fprintf(stderr, "kdelta bisect: %s: %s\n", path, strerror(errno));
+	free(path);
+	return f;
+}
+
+/* The local executor, and the bisection. */
+static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
+{
+	struct local_executor_opts lo = {
+		.repo = a->o.repo, .build = a->build,
+		.result_root = a->o.result_root, .work_dir = wd,
+		.cancel_fd = a->o.cancel_fd,
+	};
 	struct bisect_result res;
 	struct kd_err err;
 	bool usage = false;
 	int status;
 
-	a->o.repo = repo;
-	a->o.result_root = abs_root;
-	a->o.work_dir = &wd;
-	a->o.runs = a->runs;
-	a->o.max_runs = a->max_runs;
-	a->o.log = stderr;
-	a->o.cancel_fd = proc_catch_signals(caught_signals,
-					    ARRAY_SIZE(caught_signals), &err);
-	memset(&res, 0, sizeof(res));
-	if (a->o.cancel_fd < 0) {
+	lo.log = open_run_log(wd);
+	if (!lo.log)
+		return KD_EXIT_WRITE;
+	if (local_executor_new(&lo, &a->o.executor, &err) < 0) {
 		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
-		status = KD_EXIT_FAIL;
-	} else if ((status = prepare_dirs(a, abs_root, &wd)) != KD_EXIT_OK) {
-		;
-	} else if (bisect_run(&a->o, &res, &usage, &err) < 0) {
+		fclose(lo.log);
+		return KD_EXIT_FAIL;
+	}
+	if (bisect_run(&a->o, &res, &usage, &err) < 0) {
 		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
 		status = usage ? KD_EXIT_USAGE :
 			 res.store_failed ? KD_EXIT_WRITE : KD_EXIT_FAIL;
@@ -377,6 +367,33 @@ static int bisect(struct bisect_args *a)
 		status = print_result(a, &res);
 	}
 	bisect_result_release(&res);
+	executor_release(a->o.executor);
+	fclose(lo.log);
+	return status;
+}
+
+static int bisect(struct bisect_args *a)
+{
+	char *root = result_root(a->result_root);
+	char *abs_root = absolute_path(root);
+	char *repo = absolute_path(a->o.repo);
+	struct work_dir wd = { .fd = -1 };
+	struct kd_err err;
+	int status;
+
+	a->o.repo = repo;
+	a->o.result_root = abs_root;
+	a->o.runs = a->runs;
+	a->o.max_runs = a->max_runs;
+	a->o.log = stderr;
+	a->o.cancel_fd = proc_catch_signals(caught_signals,
+					    ARRAY_SIZE(caught_signals), &err);
+	if (a->o.cancel_fd < 0) {
+		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		status = KD_EXIT_FAIL;
+	} else if ((status = prepare_dirs(a, abs_root, &wd)) == KD_EXIT_OK) {
+		status = run_bisect(a, &wd);
+	}
 	if (a->o.cancel_fd >= 0)
 		proc_release_signals(a->o.cancel_fd, caught_signals,
 				     ARRAY_SIZE(caught_signals));

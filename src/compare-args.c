@@ -346,26 +346,28 @@ static void load_jobs(void *ctx, size_t begin, size_t end)
 					      jobs[i].v, &jobs[i].err);
 }
 
-/* Loads every variant of a group into cmp (rows not yet decided). */
-static int comparison_build(const struct result_group *g,
-			    const struct compare_args *a,
+/*
+ * Loads every variant of a group into cmp (rows not yet decided); with an
+ * axis, axis_labels are the variants' labels (the axis values).
+ */
+static int comparison_build(const struct result_group *g, size_t n,
+			    const char *axis, const char *const *axis_labels,
 			    struct comparison *cmp, struct kd_err *err)
 {
-	size_t n = a->nlabels;
 	struct load_job *jobs = xcalloc(n, sizeof(*jobs));
 	struct matrix **mp = xcalloc(n, sizeof(*mp));
 	int ret = 0;
 
 	memset(cmp, 0, sizeof(*cmp));
 	cmp->name = xstrdup(g->name);
-	cmp->axis = a->axis ? xstrdup(a->axis) : NULL;
+	cmp->axis = axis ? xstrdup(axis) : NULL;
 	cmp->variants = xcalloc(n, sizeof(*cmp->variants));
 	cmp->nvariants = n;
 	for (size_t v = 0; v < n; v++) {
 		const struct result_dir *d = g->members[v];
 
-		cmp->variants[v].label = a->axis ? xstrdup(a->labels[v])
-					 : store_label_from_name(d->label);
+		cmp->variants[v].label = axis ? xstrdup(axis_labels[v])
+				       : store_label_from_name(d->label);
 		cmp->variants[v].path = xstrdup(d->matrix ? d->matrix : d->path);
 		jobs[v].dir = d;
 		jobs[v].v = &cmp->variants[v];
@@ -376,7 +378,7 @@ static int comparison_build(const struct result_group *g,
 		if ((ret = jobs[v].ret) < 0)
 			*err = jobs[v].err;
 	if (!ret)
-		ret = comparison_set_params(cmp, g->members[0], a->axis, err);
+		ret = comparison_set_params(cmp, g->members[0], axis, err);
 	if (!ret)
 		comparison_add_matrices(cmp, mp);
 	for (size_t v = 0; v < n; v++)
@@ -386,29 +388,52 @@ static int comparison_build(const struct result_group *g,
 	return ret;
 }
 
+/* The group of the result directories dirs[0..n), named after the base's. */
+static void group_of_dirs(const struct result_dir *dirs, size_t n,
+			  struct result_groups *groups)
+{
+	const struct result_dir **members = xcalloc(n, sizeof(*members));
+	char *name, *slash;
+
+	for (size_t v = 0; v < n; v++)
+		members[v] = &dirs[v];
+	name = xstrdup(dirs[0].path);
+	slash = strrchr(name, '/');
+	if (slash && slash != name)
+		*slash = '\0';
+	groups->width = n;
+	ALLOC_GROW(groups->items, 1, groups->alloc);
+	groups->items[0].name = name;
+	groups->items[0].members = members;
+	groups->n = 1;
+}
+
+static int dirs_from_paths(const char *const *paths, size_t n,
+			   struct result_dir **dirs, size_t *ndirs,
+			   struct kd_err *err)
+{
+	*dirs = xcalloc(n, sizeof(**dirs));
+	for (*ndirs = 0; *ndirs < n; ++*ndirs)
+		if (result_dir_from_path(paths[*ndirs], &(*dirs)[*ndirs], err) < 0)
+			return -1;
+	return 0;
+}
+
+static void dirs_release(struct result_dir *dirs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		result_dir_release(&dirs[i]);
+	free(dirs);
+}
+
 /* Path arguments make one group, named after the base's directory. */
 static int groups_from_paths(struct compare_state *st,
 			     const struct compare_args *a, struct kd_err *err)
 {
-	const struct result_dir **members;
-	char *name, *slash;
-
-	st->path_dirs = xcalloc(a->nlabels, sizeof(*st->path_dirs));
-	for (size_t v = 0; v < a->nlabels; v++, st->npath_dirs++)
-		if (result_dir_from_path(a->labels[v], &st->path_dirs[v], err) < 0)
-			return -1;
-	members = xcalloc(a->nlabels, sizeof(*members));
-	for (size_t v = 0; v < a->nlabels; v++)
-		members[v] = &st->path_dirs[v];
-	name = xstrdup(st->path_dirs[0].path);
-	slash = strrchr(name, '/');
-	if (slash && slash != name)
-		*slash = '\0';
-	st->groups.width = a->nlabels;
-	ALLOC_GROW(st->groups.items, 1, st->groups.alloc);
-	st->groups.items[0].name = name;
-	st->groups.items[0].members = members;
-	st->groups.n = 1;
+	if (dirs_from_paths(a->labels, a->nlabels, &st->path_dirs,
+			    &st->npath_dirs, err) < 0)
+		return -1;
+	group_of_dirs(st->path_dirs, a->nlabels, &st->groups);
 	return 0;
 }
 
@@ -502,19 +527,18 @@ static bool revision_like(const char *label)
 /* git -C repo log -1 --format=%s label --, or NULL when git says no. */
 static char *git_subject(const char *repo, const char *label)
 {
-	const char *args[] = { "log", "-1", "--format=%s", label, "--", NULL };
-
-	return revision_like(label) ? git_line(repo, args) : NULL;
+	return revision_like(label) ? git_commit_subject(repo, label) : NULL;
 }
 
 /* One git call per distinct label, whatever the number of groups. */
-static void add_subjects(struct compare_state *st, const char *repo)
+static void add_subjects(struct comparison *const *cmps, size_t n,
+			 const char *repo)
 {
-	for (size_t v = 0; st->n && v < st->cmps[0]->nvariants; v++) {
-		char *subject = git_subject(repo, st->cmps[0]->variants[v].label);
+	for (size_t v = 0; n && v < cmps[0]->nvariants; v++) {
+		char *subject = git_subject(repo, cmps[0]->variants[v].label);
 
-		for (size_t i = 0; subject && i < st->n; i++)
-			st->cmps[i]->variants[v].subject = xstrdup(subject);
+		for (size_t i = 0; subject && i < n; i++)
+			cmps[i]->variants[v].subject = xstrdup(subject);
 		free(subject);
 	}
 }
@@ -635,7 +659,8 @@ int compare_load(struct compare_state *st, const struct compare_args *a,
 
 		ALLOC_GROW(st->cmps, st->n + 1, st->alloc);
 		st->cmps[st->n++] = cmp;
-		ret = comparison_build(&st->groups.items[i], a, cmp, err);
+		ret = comparison_build(&st->groups.items[i], a->nlabels,
+				       a->axis, a->labels, cmp, err);
 		add_notices(st, a->command, cmp);
 		if (ret < 0)
 			return -1;
@@ -643,7 +668,7 @@ int compare_load(struct compare_state *st, const struct compare_args *a,
 	if (a->repo && !is_directory(a->repo))
 		return kd_error(err, "%s: no such directory (--repo)", a->repo);
 	if (a->repo)
-		add_subjects(st, a->repo);
+		add_subjects(st->cmps, st->n, a->repo);
 	for (size_t i = 0; i < st->n; i++)
 		compare_decide(st->cmps[i], &a->opt);
 	return focus(st, a, err);
@@ -662,4 +687,43 @@ void compare_state_release(struct compare_state *st)
 	free(st->path_dirs);
 	resultdb_release(&st->db);
 	strbuf_release(&st->notices);
+}
+
+int compare_dirs(const char *const *paths, size_t n, const char *repo,
+		 struct comparison *cmp, struct kd_err *err)
+{
+	struct result_groups groups = { 0 };
+	struct result_dir *dirs;
+	size_t ndirs;
+	int ret = dirs_from_paths(paths, n, &dirs, &ndirs, err);
+
+	memset(cmp, 0, sizeof(*cmp));
+	if (!ret) {
+		group_of_dirs(dirs, n, &groups);
+		ret = comparison_build(&groups.items[0], n, NULL, NULL, cmp,
+				       err);
+	}
+	if (!ret && repo)
+		add_subjects(&cmp, 1, repo);
+	result_groups_release(&groups);
+	dirs_release(dirs, ndirs);
+	return ret;
+}
+
+void comparison_keep(struct comparison *cmp,
+		     bool (*keep)(const struct metric_row *row, void *arg),
+		     void *arg)
+{
+	size_t kept = 0;
+
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		struct metric_row *row = &cmp->rows[r];
+
+		if (keep(row, arg)) {
+			cmp->rows[kept++] = *row;
+			continue;
+		}
+		metric_row_release(row, cmp->nvariants);
+	}
+	cmp->nrows = kept;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,4 +92,31 @@ char *git_line(const char *repo, const char *const *args)
 	}
 	strbuf_rtrim(&out);
 	return strbuf_detach(&out);
+}
+
+int git_checkout(const char *repo, const char *what, struct kd_err *err)
+{
+	bool branch = !strncmp(what, "refs/heads/", 11);
+	const char *args[] = { "checkout", "-q", branch ? what + 11 : "--detach",
+			       branch ? "--" : what, branch ? NULL : "--",
+			       NULL };
+
+	return git_ok(repo, "checkout", args, NULL, err);
+}
+
+char *git_commit_subject(const char *repo, const char *commit)
+{
+	const char *args[] = { "log", "-1", "--format=%s", commit, "--", NULL };
+
+	return git_line(repo, args);
+}
+
+char *git_commit_hash(const char *repo, const char *rev)
+{
+	char *spec = xasprintf("%s^{commit}", rev);
+	const char *args[] = { "rev-parse", "--verify", "--quiet", spec, NULL };
+	char *hash = *rev == '-' ? NULL : git_line(repo, args);
+
+	free(spec);
+	return hash;
 }

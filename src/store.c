@@ -235,6 +235,39 @@ char *store_run_status(const char *run_dir)
 	return strbuf_detach(&sb);
 }
 
+int store_count_runs(const char *commit_dir, size_t *ok, size_t *failed,
+		     char **last_failure, struct kd_err *err)
+{
+	unsigned *runs;
+	size_t n;
+
+	*ok = *failed = 0;
+	if (last_failure)
+		*last_failure = NULL;
+	if (!is_directory(commit_dir))
+		return 0;
+	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
+		char *status = store_run_status(run_dir);
+
+		if (status && !strcmp(status, "ok")) {
+			++*ok;
+		} else if (status && !strncmp(status, "failed: ", 8)) {
+			++*failed;
+			if (last_failure) {
+				free(*last_failure);
+				*last_failure = xstrdup(status + 8);
+			}
+		}
+		free(status);
+		free(run_dir);
+	}
+	free(runs);
+	return 0;
+}
+
 /* The stats.json of every "ok" run of commit_dir, in run order. */
 static int ok_stats_files(const char *commit_dir, char ***out, size_t *n,
 			  struct kd_err *err)

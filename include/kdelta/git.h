@@ -38,4 +38,11 @@ char *git_line(const char *repo, const char *const *args);
 int git_error(struct kd_err *err, const char *repo, const char *what,
 	      const struct strbuf *out, const struct strbuf *errout);
 
+/* "git checkout" of a commit (detached) or of "refs/heads/<branch>". */
+int git_checkout(const char *repo, const char *what, struct kd_err *err);
+/* A commit's subject, or NULL when git cannot tell.  Caller frees. */
+char *git_commit_subject(const char *repo, const char *commit);
+/* A revision's full hash (rev^{commit}), or NULL. */
+char *git_commit_hash(const char *repo, const char *rev);
+
 #endif

@@ -98,6 +98,14 @@ int store_list_runs(const char *commit_dir, unsigned **out, size_t *n,
 		    struct kd_err *err);
 
 /*
+ * A commit directory's complete runs: "ok" ones, failed ones, and the
+ * reason of the last failed one (may be NULL; caller frees).  No
+ * directory: none.
+ */
+int store_count_runs(const char *commit_dir, size_t *ok, size_t *failed,
+		     char **last_failure, struct kd_err *err);
+
+/*
  * The result protocol, between a workload and everything that reads its
  * log (kdelta stats, the job's key result, kdelta run's progress line,
  * bisect): each result is a line of its own,

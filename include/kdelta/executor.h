@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_EXECUTOR_H
+#define KDELTA_EXECUTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kdelta/err.h"
+#include "kdelta/job.h"
+
+/*
+ * Measuring commits, for bisect and the robot: each commit checked out and
+ * built, then the job run on it into the store, the commits' runs
+ * interleaved (A B A B ...) on one machine.  An executor is where that
+ * happens: the local one runs the runner on this machine (src/executor.c).
+ *
+ * A request says how many complete runs each commit should have in the
+ * end, not how many to add: runs already in the store count, so that a
+ * request made again after an interruption only completes what is missing.
+ */
+
+struct measure_request {
+	const struct job *job;
+	const char *const *commits;	/* full hashes */
+	size_t n_commits;
+	unsigned runs;		/* complete runs ("ok") each should have */
+	/*
+	 * What the runs are for, in a few words ("bisect 3: 1f2e... to 4
+	 * runs"): an executor that keeps state (the robot's) knows a
+	 * request it was already given by it.  NULL: none.
+	 */
+	const char *purpose;
+};
+
+enum measure_outcome {
+	MEASURE_OK,		/* the commit has its runs */
+	MEASURE_BUILD_FAILED,	/* it did not build: nothing was run */
+	MEASURE_RUN_FAILED,	/* a run of the job failed */
+	MEASURE_NOT_RUN,	/* stopped before its turn */
+};
+
+struct measure_result {
+	size_t n;		/* commits */
+	enum measure_outcome *outcome;	/* one per commit */
+	char **why;		/* one per commit: why it failed, or NULL */
+	size_t *added;		/* one per commit: complete runs added */
+	char *host;		/* the host its runs are stored under */
+	int signal;		/* a signal stopped it */
+	bool store_failed;	/* the store could not be written */
+};
+
+struct executor;
+
+struct executor_ops {
+	/*
+	 * Measures; returns -1 on errors that end the caller's work (the
+	 * store, a git command, the executor itself), with res filled as far
+	 * as it got.  A commit that does not build or whose run fails is no
+	 * error: its outcome says so.
+	 */
+	int (*measure)(struct executor *ex, const struct measure_request *req,
+		       struct measure_result *res, struct kd_err *err);
+	void (*release)(struct executor *ex);
+};
+
+struct executor {
+	const struct executor_ops *ops;
+	const char *name;	/* "local", "slurm" */
+	/*
+	 * The host the runs are stored under (the store's <host>
+	 * directory), or NULL while the executor cannot know it yet (a
+	 * cluster, before its first batch chose a node).
+	 */
+	char *host;
+};
+
+int executor_measure(struct executor *ex, const struct measure_request *req,
+		     struct measure_result *res, struct kd_err *err);
+void executor_release(struct executor *ex);
+void measure_result_release(struct measure_result *res);
+
+/* The local executor: this machine, the runner in this process. */
+struct local_executor_opts {
+	const char *repo;	/* the work tree the commits are built in */
+	const char *build;	/* sh -c template: {commit} replaced */
+	const char *result_root;	/* absolute */
+	const struct work_dir *work_dir;	/* private, opened (workdir.h):
+						 * build-<commit>.log go there */
+	int cancel_fd;		/* readable: stop (proc_catch_signals) */
+	FILE *log;		/* the runner's lines */
+};
+
+int local_executor_new(const struct local_executor_opts *o,
+		       struct executor **out, struct kd_err *err);
+
+/*
+ * The shell command that puts a commit in place before a run, as the
+ * runner's --setup takes it ({commit} left in): check it out in repo and
+ * build it.  This is what a report's "To reproduce" says too.
+ */
+char *measure_setup_command(const char *repo, const char *build);
+
+#endif

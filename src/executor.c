@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Measuring commits (executor.h), and the local executor: each commit is
+ * checked out and built in the work tree, then the runner runs the job on
+ * the commits that built, interleaved, rebuilding before each run when
+ * there are several, so that every run runs the program of its commit.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdelta/executor.h"
+#include "kdelta/git.h"
+#include "kdelta/machine.h"
+#include "kdelta/proc.h"
+#include "kdelta/runner.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+#include "kdelta/workdir.h"
+
+/* Hashes in file names and messages: 12 digits, as robot mails have. */
+#define SHORT "%.12s"
+
+int executor_measure(struct executor *ex, const struct measure_request *req,
+		     struct measure_result *res, struct kd_err *err)
+{
+	size_t n = req->n_commits;
+
+	memset(res, 0, sizeof(*res));
+	res->n = n;
+	res->outcome = xcalloc(n ? n : 1, sizeof(*res->outcome));
+	res->why = xcalloc(n ? n : 1, sizeof(*res->why));
+	res->added = xcalloc(n ? n : 1, sizeof(*res->added));
+	for (size_t i = 0; i < n; i++)
+		res->outcome[i] = MEASURE_NOT_RUN;
+	return ex->ops->measure(ex, req, res, err);
+}
+
+void executor_release(struct executor *ex)
+{
+	if (!ex)
+		return;
+	free(ex->host);
+	ex->ops->release(ex);
+}
+
+void measure_result_release(struct measure_result *res)
+{
+	for (size_t i = 0; res->why && i < res->n; i++)
+		free(res->why[i]);
+	free(res->why);
+	free(res->outcome);
+	free(res->added);
+	free(res->host);
+	memset(res, 0, sizeof(*res));
+}
+
+char *measure_setup_command(const char *repo, const char *build)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "cd ");
+	shell_quote(&sb, repo);
+	strbuf_addf(&sb, " && git checkout -q {commit} && %s", build);
+	return strbuf_detach(&sb);
+}
+
+struct local_executor {
+	struct executor ex;
+	struct local_executor_opts o;
+};
+
+/*
+ * ": <the line of the build's stderr that says why>": its first line that
+ * has "error" in it (a compiler's first error is the cause, the later ones
+ * its consequences), else its last line.
+ */
+static void add_build_error(struct strbuf *why, const struct strbuf *text)
+{
+	const char *line = NULL;
+	size_t len = 0;
+
+	for (const char *s = text->buf; *s;) {
+		size_t n = strcspn(s, "\n");
+
+		if (n && memmem(s, n, "error", 5)) {
+			line = s;
+			len = n;
+			break;
+		}
+		s += n + (s[n] == '\n');
+	}
+	strbuf_addstr(why, ": ");
+	if (line)
+		strbuf_add(why, line, len > 200 ? 200 : len);
+	else
+		text_tail_lines(text->buf, text->len, 1, 200, why);
+	strbuf_rtrim(why);
+	if (why->buf[why->len - 1] == ':')
+		strbuf_setlen(why, why->len - 1);
+}
+
+enum build_end { BUILD_OK, BUILD_FAILED, BUILD_STOPPED };
+
+/*
+ * Builds the checked-out commit in the work tree, in a workspace's cgroup,
+ * so that nothing the build starts outlives it, nor a kill -9 of kdelta
+ * beyond the next start (workdir.h).  Its output goes to
+ * <work dir>/build-<commit>.log.
+ */
+static enum build_end build(const struct local_executor *le,
+			    const char *hash, struct strbuf *why,
+			    struct kd_err *err)
+{
+	struct strbuf command = STRBUF_INIT;
+	char *expanded = setup_command_expand(le->o.build, hash);
+	char *env_commit = xasprintf("KDELTA_COMMIT=%s", hash);
+	const char *env[] = { env_commit, NULL };
+	char *log = xasprintf("%s/build-" SHORT ".log", le->o.work_dir->path,
+			      hash);
+	enum build_end end = BUILD_FAILED;
+	struct proc p = PROC_INIT;
+	struct workspace ws;
+
+	strbuf_addstr(&command, "cd ");
+	shell_quote(&command, le->o.repo);
+	strbuf_addf(&command, " || exit 125\n%s", expanded);
+	p.shell = command.buf;
+	p.env = env;
+	p.out_path = log;
+	p.cancel_fd = le->o.cancel_fd;
+	if (workspace_create(le->o.work_dir, &ws, NULL, err) < 0) {
+		strbuf_addstr(why, err->msg);
+		goto out;
+	}
+	p.cgroup = ws.cgroup;
+	if (proc_run(&p, err) < 0) {
+		strbuf_addstr(why, err->msg);
+	} else if (p.end == PROC_CANCELLED) {
+		end = BUILD_STOPPED;
+	} else if (p.end == PROC_EXITED && !p.status) {
+		end = BUILD_OK;
+	} else {
+		proc_describe_end(&p, why);
+		add_build_error(why, &p.err_buf);
+	}
+	if (workspace_remove(&ws, err) < 0 && end == BUILD_OK) {
+		end = BUILD_FAILED;
+		strbuf_addstr(why, err->msg);
+	}
+	proc_clear(&p);
+out:
+	strbuf_release(&command);
+	free(log);
+	free(env_commit);
+	free(expanded);
+	return end;
+}
+
+/* A commit's complete runs so far. */
+struct count {
+	size_t ok, failed;
+};
+
+static int count_runs(const struct local_executor *le,
+		      const struct measure_request *req, size_t i,
+		      struct count *c, char **last_failure, struct kd_err *err)
+{
+	char *dir = runner_commit_dir(req->job, le->o.result_root, le->ex.host,
+				      req->commits[i]);
+	int ret = store_count_runs(dir, &c->ok, &c->failed, last_failure, err);
+
+	free(dir);
+	return ret;
+}
+
+/*
+ * Checks out and builds each commit that needs runs; those that do not
+ * build are done with (MEASURE_BUILD_FAILED).  need[i] is true for those
+ * left to run.
+ */
+static int build_all(struct local_executor *le,
+		     const struct measure_request *req,
+		     struct measure_result *res, bool *need,
+		     struct kd_err *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < req->n_commits && !ret && !res->signal; i++) {
+		enum build_end end;
+
+		if (!need[i])
+			continue;
+		strbuf_reset(&why);
+		if (git_checkout(le->o.repo, req->commits[i], err) < 0) {
+			ret = -1;
+			break;
+		}
+		end = build(le, req->commits[i], &why, err);
+		if (end == BUILD_STOPPED) {
+			res->signal = proc_caught_signal(le->o.cancel_fd);
+		} else if (end == BUILD_FAILED) {
+			need[i] = false;
+			res->outcome[i] = MEASURE_BUILD_FAILED;
+			res->why[i] = xstrdup(why.buf);
+		}
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * Runs rounds of the commits left (interleaved: the runner goes through
+ * them in turn) until each has its runs or one of its runs failed.
+ */
+static int run_rounds(struct local_executor *le,
+		      const struct measure_request *req,
+		      struct measure_result *res, bool *need,
+		      struct count *have, struct kd_err *err)
+{
+	size_t n = req->n_commits, left;
+	const char **commits = xcalloc(n ? n : 1, sizeof(*commits));
+	char *setup = measure_setup_command(le->o.repo, le->o.build);
+	struct job *job = (struct job *)req->job;
+	int ret = 0;
+
+	while (!ret && !res->signal) {
+		unsigned rounds = req->runs;
+		struct runner_summary summary;
+		struct runner_opts ro = {
+			.commits = commits, .result_root = le->o.result_root,
+			.work_dir = le->o.work_dir,
+			.cancel_fd = le->o.cancel_fd, .log = le->o.log,
+		};
+
+		left = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!need[i] || have[i].ok >= req->runs)
+				continue;
+			commits[left++] = req->commits[i];
+			if (req->runs - have[i].ok < rounds)
+				rounds = req->runs - (unsigned)have[i].ok;
+		}
+		if (!left)
+			break;
+		/* One commit was just built; several are rebuilt in turn. */
+		ro.n_commits = left;
+		ro.runs = (int)rounds;
+		ro.setup = left > 1 ? setup : NULL;
+		ret = runner_run(&job, 1, &ro, &summary, err);
+		if (le->o.log)
+			fflush(le->o.log);
+		res->store_failed = summary.store_failed;
+		if (summary.signal)
+			res->signal = summary.signal;
+		runner_summary_release(&summary);
+		for (size_t i = 0; i < n && ret == 0; i++) {
+			struct count now;
+			char *failure = NULL;
+
+			if (!need[i] || have[i].ok >= req->runs)
+				continue;
+			ret = count_runs(le, req, i, &now, &failure, err);
+			if (!ret) {
+				res->added[i] += now.ok - have[i].ok;
+				if (now.failed > have[i].failed) {
+					need[i] = false;
+					res->outcome[i] = MEASURE_RUN_FAILED;
+					res->why[i] = xasprintf("the job failed%s%s",
+						failure ? ": " : "",
+						failure ? failure : "");
+				}
+				have[i] = now;
+			}
+			free(failure);
+		}
+	}
+	free(setup);
+	free(commits);
+	return ret;
+}
+
+static int local_measure(struct executor *ex, const struct measure_request *req,
+			 struct measure_result *res, struct kd_err *err)
+{
+	struct local_executor *le = (struct local_executor *)ex;
+	size_t n = req->n_commits;
+	bool *need = xcalloc(n ? n : 1, sizeof(*need));
+	struct count *have = xcalloc(n ? n : 1, sizeof(*have));
+	int ret = 0;
+
+	res->host = xstrdup(ex->host);
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = count_runs(le, req, i, &have[i], NULL, err);
+		need[i] = have[i].ok < req->runs;
+	}
+	if (!ret)
+		ret = build_all(le, req, res, need, err);
+	if (!ret && !res->signal)
+		ret = run_rounds(le, req, res, need, have, err);
+	for (size_t i = 0; i < n; i++)
+		if (res->outcome[i] == MEASURE_NOT_RUN &&
+		    have[i].ok >= req->runs)
+			res->outcome[i] = MEASURE_OK;
+	free(have);
+	free(need);
+	return ret;
+}
+
+static void local_release(struct executor *ex)
+{
+	free(ex);
+}
+
+static const struct executor_ops local_ops = {
+	.measure = local_measure,
+	.release = local_release,
+};
+
+int local_executor_new(const struct local_executor_opts *o,
+		       struct executor **out, struct kd_err *err)
+{
+	struct local_executor *le;
+	struct machine m;
+
+	*out = NULL;
+	if (machine_read(&m, err) < 0)
+		return -1;
+	le = xcalloc(1, sizeof(*le));
+	le->ex.ops = &local_ops;
+	le->ex.name = "local";
+	le->ex.host = xstrdup(m.hostname);
+	le->o = *o;
+	machine_release(&m);
+	*out = &le->ex;
+	return 0;
+}
