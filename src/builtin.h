@@ -18,6 +18,7 @@ int cmd_split(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_robot(int argc, char **argv);
 int cmd_ls(int argc, char **argv);
 int cmd_index(int argc, char **argv);
 

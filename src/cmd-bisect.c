@@ -326,18 +326,6 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
 }
 
-/* The runner's lines go to <work dir>/bisect-runs.log. */
-static FILE *open_run_log(const struct work_dir *wd)
-{
-	char *path = xasprintf("%s/bisect-runs.log", wd->path);
-	FILE *f = fopen(path, "a");
-
-	if (!f)
-		fprintf(stderr, "kdelta bisect: %s: %s\n", path, strerror(errno));
-	free(path);
-	return f;
-}
-
 /* The local executor, and the bisection. */
 static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 {
@@ -351,9 +339,11 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 	bool usage = false;
 	int status;
 
-	lo.log = open_run_log(wd);
-	if (!lo.log)
+	lo.log = work_dir_open_log(wd, "bisect-runs.log", &err);
+	if (!lo.log) {
+		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
 		return KD_EXIT_WRITE;
+	}
 	if (local_executor_new(&lo, &a->o.executor, &err) < 0) {
 		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
 		fclose(lo.log);

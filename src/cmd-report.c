@@ -53,8 +53,6 @@ static const char report_usage[] =
 	"a usable run); 2 for bad usage or bad input; 4 when the mail could not be\n"
 	"sent or written.  See kdelta(1).\n";
 
-#define DEFAULT_SENDMAIL "/usr/sbin/sendmail -t -i"
-
 struct report_args {
 	struct report_options opt;
 	const char *output, *sendmail_cmd;
@@ -110,72 +108,16 @@ static int check_args(struct report_args *r, struct kd_err *err)
 		return kd_error(err, "-o and --sendmail exclude each other; write the mail or send it");
 	if (r->sendmail && !mail_has_address(r->opt.to))
 		return kd_error(err, "--sendmail needs --to, the recipients of the mail");
-	if (r->sendmail && !r->sendmail_cmd) {
-		const char *env = getenv("KDELTA_SENDMAIL");
-
-		r->sendmail_cmd = env && *env ? env : DEFAULT_SENDMAIL;
-	}
+	if (r->sendmail && !r->sendmail_cmd)
+		r->sendmail_cmd = mail_sendmail_command();
 	return 0;
-}
-
-/* CMD split at blanks into a NULL-terminated argv; caller frees both. */
-static char **split_command(const char *cmd, char **copy)
-{
-	char **argv = NULL, *save = NULL;
-	size_t n = 0, alloc = 0;
-
-	*copy = xstrdup(cmd);
-	for (char *word = strtok_r(*copy, " \t", &save); word;
-	     word = strtok_r(NULL, " \t", &save)) {
-		ALLOC_GROW(argv, n + 2, alloc);
-		argv[n++] = word;
-	}
-	ALLOC_GROW(argv, n + 1, alloc);
-	argv[n] = NULL;
-	return argv;
-}
-
-/* Pipes the mail to the command and waits for it. */
-static int run_sendmail(const char *cmd, const struct strbuf *mail,
-			struct kd_err *err)
-{
-	char *copy, **argv = split_command(cmd, &copy);
-	struct proc p = PROC_INIT;
-	int ret = -1;
-
-	if (!argv[0]) {
-		kd_error(err, "the sendmail command is empty");
-		goto out;
-	}
-	p.argv = (const char *const *)argv;
-	p.in = PROC_PIPE;
-	p.in_buf = mail->buf;
-	p.in_len = mail->len;
-	p.out = PROC_INHERIT;
-	p.err = PROC_INHERIT;
-	if (proc_run(&p, err) < 0)
-		;	/* err says what */
-	else if (p.end != PROC_EXITED || p.status)
-		kd_error(err, "%s failed (%s %d); the mail was not sent",
-			 cmd, p.end == PROC_EXITED ? "exit status" : "signal",
-			 p.status);
-	else if (p.in_errno)
-		kd_error(err, "writing to %s: %s", argv[0],
-			 strerror(p.in_errno));
-	else
-		ret = 0;
-	proc_clear(&p);
-out:
-	free(argv);
-	free(copy);
-	return ret;
 }
 
 static int output_mail(const struct report_args *r, const struct strbuf *mail,
 		       struct kd_err *err)
 {
 	if (r->sendmail)
-		return run_sendmail(r->sendmail_cmd, mail, err);
+		return mail_send(r->sendmail_cmd, mail->buf, mail->len, err);
 	if (r->output)
 		return write_file_atomic(r->output, mail->buf, mail->len, err);
 	if (fwrite(mail->buf, 1, mail->len, stdout) != mail->len ||

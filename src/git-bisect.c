@@ -211,16 +211,7 @@ static int check_clean(const struct git_bisect *gb, struct kd_err *err)
 /* Where HEAD is: a branch, or a detached commit. */
 static int remember_head(struct git_bisect *gb, struct kd_err *err)
 {
-	const char *symbolic[] = { "symbolic-ref", "-q", "HEAD", NULL };
-	const char *hash[] = { "rev-parse", "--verify", "HEAD", NULL };
-
-	gb->orig_head = git_line(gb->repo, symbolic);
-	if (gb->orig_head && strncmp(gb->orig_head, "refs/heads/", 11)) {
-		free(gb->orig_head);
-		gb->orig_head = NULL;
-	}
-	if (!gb->orig_head)
-		gb->orig_head = git_line(gb->repo, hash);
+	gb->orig_head = git_head(gb->repo);
 	if (!gb->orig_head)
 		return kd_error(err, "%s: HEAD names no commit", gb->repo);
 	return 0;

@@ -120,3 +120,16 @@ char *git_commit_hash(const char *repo, const char *rev)
 	free(spec);
 	return hash;
 }
+
+char *git_head(const char *repo)
+{
+	const char *symbolic[] = { "symbolic-ref", "-q", "HEAD", NULL };
+	const char *hash[] = { "rev-parse", "--verify", "HEAD", NULL };
+	char *head = git_line(repo, symbolic);
+
+	if (head && strncmp(head, "refs/heads/", 11)) {
+		free(head);
+		head = NULL;
+	}
+	return head ? head : git_line(repo, hash);
+}

@@ -26,14 +26,6 @@ ssize_t jnode_index(const struct jnode *map, const char *key);
 size_t jnode_footprint(const struct jnode *node);
 
 /*
- * Parses YAML text into one tree per document.  Refuses what job files do
- * not use (anchors and aliases, '{{ }}' templates, duplicate keys, complex
- * keys) and what is not text, with a "name:line:col: ..." message.
- */
-int job_parse_documents(const char *text, size_t len, const char *name,
-			struct jnode ***docs, size_t *ndocs, struct kd_err *err);
-
-/*
  * Common parameters whose values are not part of a job's name: descriptive
  * ones (testcase is the directory above the name in the store) and those
  * the runner records (src/params.c).

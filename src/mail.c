@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kdelta/mail.h"
+#include "kdelta/proc.h"
 #include "kdelta/util.h"
 
 char *mail_header_value(const char *s)
@@ -416,4 +417,63 @@ void mail_format(const struct mail *m, struct strbuf *out)
 			      m->attachments[i].filename);
 	}
 	strbuf_addf(out, "\n--%s--\n", boundary);
+}
+
+const char *mail_sendmail_command(void)
+{
+	const char *env = getenv("KDELTA_SENDMAIL");
+
+	return env && *env ? env : MAIL_DEFAULT_SENDMAIL;
+}
+
+/* CMD split at blanks into a NULL-terminated argv; caller frees both. */
+static char **split_command(const char *cmd, char **copy)
+{
+	char **argv = NULL, *save = NULL;
+	size_t n = 0, alloc = 0;
+
+	*copy = xstrdup(cmd);
+	for (char *word = strtok_r(*copy, " \t", &save); word;
+	     word = strtok_r(NULL, " \t", &save)) {
+		ALLOC_GROW(argv, n + 2, alloc);
+		argv[n++] = word;
+	}
+	ALLOC_GROW(argv, n + 1, alloc);
+	argv[n] = NULL;
+	return argv;
+}
+
+int mail_send(const char *cmd, const char *text, size_t len,
+	      struct kd_err *err)
+{
+	char *copy, **argv = split_command(cmd, &copy);
+	struct proc p = PROC_INIT;
+	int ret = -1;
+
+	if (!argv[0]) {
+		kd_error(err, "the sendmail command is empty");
+		goto out;
+	}
+	p.argv = (const char *const *)argv;
+	p.in = PROC_PIPE;
+	p.in_buf = text;
+	p.in_len = len;
+	p.out = PROC_INHERIT;
+	p.err = PROC_INHERIT;
+	if (proc_run(&p, err) < 0)
+		;
+	else if (p.end != PROC_EXITED || p.status)
+		kd_error(err, "%s failed (%s %d); the mail was not sent",
+			 cmd, p.end == PROC_EXITED ? "exit status" : "signal",
+			 p.status);
+	else if (p.in_errno)
+		kd_error(err, "writing to %s: %s", argv[0],
+			 strerror(p.in_errno));
+	else
+		ret = 0;
+	proc_clear(&p);
+out:
+	free(argv);
+	free(copy);
+	return ret;
 }

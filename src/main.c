@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "write the robot's mail about a comparison, or send it" },
 	{ "plot", cmd_plot, "plot the samples of a comparison: ASCII, SVG or HTML" },
 	{ "bisect", cmd_bisect, "find the first commit that changed a job's key result" },
+	{ "robot", cmd_robot, "watch branches, bisect regressions, mail the first bad commit once" },
 	{ "split", cmd_split, "expand a job file into its jobs, or list them" },
 	{ "stats", cmd_stats, "extract stats.json of run directories again from their raw files" },
 	{ "ls", cmd_ls, "list the labels, jobs and runs of a result root" },

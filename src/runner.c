@@ -156,14 +156,18 @@ char *setup_command_expand(const char *template, const char *commit)
 	return strbuf_detach(&sb);
 }
 
-char *runner_commit_dir(const struct job *job, const char *result_root,
-			const char *host, const char *commit)
+const char *runner_testcase(const struct job *job)
 {
 	const char *testcase = jnode_str(job->root, "testcase");
 
-	if (!testcase || !*testcase)
-		testcase = job_workload(job);
-	return store_commit_dir(result_root, testcase, job->name, host, commit);
+	return testcase && *testcase ? testcase : job_workload(job);
+}
+
+char *runner_commit_dir(const struct job *job, const char *result_root,
+			const char *host, const char *commit)
+{
+	return store_commit_dir(result_root, runner_testcase(job), job->name,
+				host, commit);
 }
 
 int commit_label_check(const char *label, struct kd_err *err)

@@ -577,3 +577,15 @@ int work_dir_prepare(struct work_dir *wd, const char *option,
 	strbuf_release(&cleaned);
 	return 0;
 }
+
+FILE *work_dir_open_log(const struct work_dir *wd, const char *name,
+			struct kd_err *err)
+{
+	char *path = xasprintf("%s/%s", wd->path, name);
+	FILE *f = fopen(path, "a");
+
+	if (!f)
+		kd_error(err, "%s: %s", path, strerror(errno));
+	free(path);
+	return f;
+}

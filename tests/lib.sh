@@ -89,6 +89,18 @@ wait_nonempty() {
 	return 1
 }
 
+# wait_line FILE REGEX PID: true once a line of FILE matches the extended
+# regex; false when process PID ended first, or after 120 s.
+wait_line() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		grep -Eqs -- "$2" "$1" && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # have_cgroup2: true when this process may make a cgroup (v2) below its
 # own, as kdelta does for each run.
 have_cgroup2() {

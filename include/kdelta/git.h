@@ -44,5 +44,10 @@ int git_checkout(const char *repo, const char *what, struct kd_err *err);
 char *git_commit_subject(const char *repo, const char *commit);
 /* A revision's full hash (rev^{commit}), or NULL. */
 char *git_commit_hash(const char *repo, const char *rev);
+/*
+ * Where HEAD is, as git_checkout() takes it back: "refs/heads/<branch>",
+ * or the hash of a detached HEAD; NULL when it names no commit.
+ */
+char *git_head(const char *repo);
 
 #endif

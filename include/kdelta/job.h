@@ -97,6 +97,16 @@ void job_set_release(struct job_set *set);
 /* The workload this job runs (the one workload section present), or NULL. */
 const char *job_workload(const struct job *job);
 
+/*
+ * Parses YAML text into one tree per document, each node with its line
+ * and column.  Refuses what job files do not use (anchors and aliases,
+ * '{{ }}' templates, duplicate keys, complex keys) and what is not text,
+ * with a "name:line:col: ..." message.  Also reads kdelta's other YAML
+ * files (the robot's configuration).
+ */
+int job_parse_documents(const char *text, size_t len, const char *name,
+			struct jnode ***docs, size_t *ndocs, struct kd_err *err);
+
 /* Map lookups; NULL when absent. */
 const struct jnode *jnode_get(const struct jnode *map, const char *key);
 /*

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kdelta/err.h"
 #include "kdelta/strbuf.h"
 
 /*
@@ -49,5 +50,18 @@ void mail_format(const struct mail *m, struct strbuf *out);
 char *mail_header_value(const char *s);
 /* Whether a comma-separated list (may be NULL) holds an address. */
 bool mail_has_address(const char *list);
+
+#define MAIL_DEFAULT_SENDMAIL "/usr/sbin/sendmail -t -i"
+
+/* $KDELTA_SENDMAIL when set and not empty, else MAIL_DEFAULT_SENDMAIL. */
+const char *mail_sendmail_command(void);
+
+/*
+ * Pipes a message (as mail_format() writes it) to cmd, split at blanks
+ * (no shell), and waits for it: -1 when it cannot be started, fails, or
+ * does not take the whole message ("... the mail was not sent").
+ */
+int mail_send(const char *cmd, const char *text, size_t len,
+	      struct kd_err *err);
 
 #endif

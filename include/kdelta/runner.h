@@ -134,6 +134,9 @@ unsigned job_runs(const struct job *job, int runs_option);
  */
 char *setup_command_expand(const char *template, const char *commit);
 
+/* The job's "testcase", else its workload's name: its store directory. */
+const char *runner_testcase(const struct job *job);
+
 /*
  * The store directory of a job's runs for one commit on host:
  * RESULT_ROOT/<testcase>/<job name>/<host>/<commit>, the testcase being the

@@ -2,6 +2,8 @@
 #ifndef KDELTA_WORKDIR_H
 #define KDELTA_WORKDIR_H
 
+#include <stdio.h>
+
 #include "kdelta/err.h"
 #include "kdelta/strbuf.h"
 
@@ -74,6 +76,13 @@ int work_dir_clean(const struct work_dir *wd, struct strbuf *said,
 int work_dir_prepare(struct work_dir *wd, const char *option,
 		     const char *command, struct strbuf *notes,
 		     struct kd_err *err);
+
+/*
+ * Opens <work dir>/<name> for appending: a log of the command's (bisect's
+ * and the robot's runs).  NULL, with err set, when it cannot.
+ */
+FILE *work_dir_open_log(const struct work_dir *wd, const char *name,
+			struct kd_err *err);
 
 struct workspace {
 	char *name;		/* "kdelta-run.x1Y2z3a4B5" */

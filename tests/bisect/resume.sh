@@ -6,18 +6,6 @@
 source "$TESTLIB"
 source "$SRCDIR/tests/bisect/common.sh"
 
-# wait_for FILE PATTERN: until a line of FILE matches the extended regex.
-wait_for() {
-	local i
-
-	for ((i = 0; i < 600; i++)); do
-		grep -Eq -- "$2" "$1" && return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # decided_counts FILE: the run counts of the commits FILE says were
 # classified.  (Good and bad may get more runs when a commit needs them.)
 decided_counts() {
@@ -40,7 +28,7 @@ args=(--repo "$REPO" --build 'cc -O2 -o bench bench.c' --result-root "$RESULTS"
 # 1. SIGINT after two classified commits.
 "$KDELTA" bisect "${args[@]}" >"$T/out1" 2>"$T/err1" &
 pid=$!
-wait_for "$T/err1" '^bisect: testing .*→ (good|bad)$' &&
+wait_line "$T/err1" '^bisect: testing .*→ (good|bad)$' "$pid" &&
 	until [ "$(grep -c '^bisect: testing' "$T/err1")" -ge 2 ]; do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
@@ -57,7 +45,7 @@ good_runs=$(ok_runs "${H[0]}") bad_runs=$(ok_runs "${H[19]}")
 # 2. Resumed, then SIGKILL once it measures something new.
 "$KDELTA" bisect "${args[@]}" >"$T/out2" 2>"$T/err2" &
 pid=$!
-wait_for "$T/err2" '^bisect: testing .*\([1-9][0-9]* new\)' ||
+wait_line "$T/err2" '^bisect: testing .*\([1-9][0-9]* new\)' "$pid" ||
 	fail "the resumed bisect measured nothing new: $(cat "$T/err2")"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null

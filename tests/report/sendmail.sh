@@ -3,16 +3,11 @@
 # SMTP server (python3-aiosmtpd): the delivered message is the one kdelta
 # wrote, the envelope holds the To and Cc addresses and nothing else.
 source "$TESTLIB"
-command -v msmtp >/dev/null || skip "msmtp is not installed"
-/usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null ||
-	skip "python3-aiosmtpd is not installed"
+source "$SRCDIR/tests/report/smtp.sh"
 source "$SRCDIR/tests/report/store.sh"
 
 M=$T/smtp
-mkdir -p "$M"
-/usr/bin/python3 "$SRCDIR/tests/report/smtp-sink.py" "$M" >"$T/smtp.log" 2>&1 &
-sink=$!
-trap 'kill "$sink" 2>/dev/null; wait "$sink" 2>/dev/null; rm -rf "$T"' EXIT
+start_smtp "$M"
 
 # wait_for FILE: true once FILE exists, false after 10 seconds.
 wait_for() {
@@ -23,18 +18,6 @@ wait_for() {
 	done
 	return 1
 }
-
-wait_for "$M/port" || { cat "$T/smtp.log" >&2; fail "the SMTP server did not start"; finish; }
-cat >"$T/msmtprc" <<EOF
-account default
-host 127.0.0.1
-port $(cat "$M/port")
-from robot@example.org
-auth off
-tls off
-timeout 10
-EOF
-chmod 600 "$T/msmtprc"
 
 # The wrapper keeps a copy of what kdelta writes, then hands it to msmtp.
 cat >"$T/sendmail" <<EOF

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_ROBOT_H
+#define KDELTA_ROBOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kdelta/err.h"
+#include "kdelta/job.h"
+
+/*
+ * kdelta robot: watches branches of a repository, measures every new head
+ * against its base, bisects a regression of a workload result, and mails
+ * the first bad commit once.  The configuration (robot-config.c), the
+ * durable state in SQLite (robot-state.c) and one pass (robot.c).
+ * kdelta-robot(5) describes the configuration.
+ */
+
+#define ROBOT_DEFAULT_RUNS 3
+#define ROBOT_DEFAULT_MAX_RUNS 10
+#define ROBOT_DEFAULT_INTERVAL 600.0	/* seconds between passes */
+#define ROBOT_STATE_FILE ".kdelta/robot.db"	/* in the result root */
+
+/* A branch to watch, and what its heads are compared with. */
+struct robot_branch {
+	char *name;	/* a revision naming it: "for-next", "origin/for-next" */
+	char *base;	/* NULL: a head's parent; else the merge-base with it */
+};
+
+struct robot_mail {
+	bool enabled;	/* the configuration has a mail section */
+	char *from;	/* NULL: report's default */
+	char *to, *cc;	/* comma-separated, or NULL */
+	bool author;	/* the first bad commit's author is added to To */
+	char *sendmail;	/* the command, split at blanks */
+};
+
+struct robot_config {
+	char *path;		/* the file, as given */
+	char *repo;		/* the work tree, absolute */
+	struct robot_branch *branches;
+	size_t n_branches;
+	struct job_set *job_files;	/* one set per file of "jobs" */
+	size_t n_job_files;
+	char *build;		/* sh -c in repo; {commit} replaced */
+	unsigned runs, max_runs;
+	double min_change;	/* percent */
+	char *result_root;	/* absolute */
+	char *work_dir;		/* NULL: the default private work directory */
+	char *state;		/* the SQLite file, absolute */
+	double interval;	/* seconds */
+	char *executor;		/* "local" */
+	struct robot_mail mail;
+};
+
+/*
+ * Loads and checks the configuration: every key known, the repository a
+ * git work tree, every branch and base a revision of it, every job file
+ * loadable with one workload.  Errors say "FILE:LINE:COL: ..." where the
+ * file has the place.  Relative paths are relative to the file's
+ * directory.
+ */
+int robot_config_load(const char *path, struct robot_config *cfg,
+		      struct kd_err *err);
+void robot_config_release(struct robot_config *cfg);
+
+/* The durable state (robot-state.c): SQLite, WAL, one transaction a step. */
+struct robot_state;
+
+int robot_state_open(const char *path, struct robot_state **out,
+		     struct kd_err *err);
+void robot_state_close(struct robot_state *st);
+/* "kdelta robot --status": the queue, recent verdicts, bisects, mails. */
+int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err);
+
+struct robot_opts {
+	const struct robot_config *cfg;
+	struct robot_state *state;
+	struct executor *executor;	/* measures the commits */
+	int cancel_fd;			/* readable: stop (proc_catch_signals) */
+	FILE *log;			/* progress lines ("robot: ...") */
+};
+
+struct robot_pass_result {
+	size_t tested;		/* comparisons decided in this pass */
+	size_t bisected;	/* bisections ended */
+	size_t mailed;		/* mails sent */
+	size_t failed;		/* tests that ended in an error */
+	int signal;		/* a signal stopped the pass */
+};
+
+/*
+ * One pass: fetches, records the heads not yet tested, and takes every
+ * test that is not done (also those an earlier, killed robot left) as far
+ * as it goes: base and head measured, compared, a regression bisected,
+ * the first bad commit mailed once per (commit, job, metric).  Returns -1
+ * on errors that end the robot (its state, the store, git); a commit that
+ * does not build or a job that fails is recorded, not an error.
+ */
+int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
+	       struct kd_err *err);
+
+#endif

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdelta robot: the command line, the loop of passes and the exit status
+ * around robot_pass() (src/robot.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "kdelta/executor.h"
+#include "kdelta/proc.h"
+#include "kdelta/robot.h"
+#include "kdelta/util.h"
+#include "kdelta/workdir.h"
+
+static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static const char robot_usage[] =
+	"usage: kdelta robot [--once] CONFIG.yaml\n"
+	"       kdelta robot --status CONFIG.yaml\n"
+	"\n"
+	"Watches the branches of a git repository that CONFIG.yaml names: for every\n"
+	"new head, measures it and its base (its parent, or the merge-base with a\n"
+	"base branch) with each job, interleaved on this machine, and compares them\n"
+	"as kdelta compare does.  When a workload result regressed, bisects between\n"
+	"base and head as kdelta bisect does, and mails the first bad commit once\n"
+	"per (commit, job, metric) through sendmail.  A commit that does not build\n"
+	"is recorded and skipped.  Its state is an SQLite file: a robot killed at\n"
+	"any point resumes where it was, without running or mailing anything twice.\n"
+	"The configuration is described in kdelta-robot(5).\n"
+	"\n"
+	"    --once              one pass, then exit (default: a pass every\n"
+	"                        'interval' until SIGTERM or SIGINT)\n"
+	"    --status            what the robot knows: the tests queued or under\n"
+	"                        way, recent verdicts, open bisections, mails\n"
+	"    -h, --help          show this help\n"
+	"\n"
+	"The runs' own lines go to <work dir>/robot-runs.log, build logs beside it.\n"
+	"\n"
+	"Exit status: 0 done (also when SIGTERM or SIGINT ends the loop), 1 an\n"
+	"error ended the robot (its state, the store, git), 2 bad usage or a bad\n"
+	"configuration, 128+N a --once pass stopped by signal N.  See kdelta(1).\n";
+
+struct robot_args {
+	bool once, status;
+	const char *config;
+};
+
+static int parse_options(int argc, char **argv, struct robot_args *a)
+{
+	static const struct option options[] = {
+		{ "once", no_argument, NULL, 'o' },
+		{ "status", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (c) {
+		case 'o': a->once = true; break;
+		case 's': a->status = true; break;
+		case 'h': fputs(robot_usage, stdout); return 1;
+		default:
+			fprintf(stderr, "kdelta robot: unknown option '%s'; see 'kdelta robot --help'\n",
+				argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (a->once && a->status) {
+		fprintf(stderr, "kdelta robot: --once and --status exclude each other\n");
+		return -1;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "kdelta robot: %s; usage: kdelta robot [--once|--status] CONFIG.yaml\n",
+			optind >= argc ? "no configuration file given"
+				       : "one configuration file only");
+		return -1;
+	}
+	a->config = argv[optind];
+	return 0;
+}
+
+static int show_status(const struct robot_config *cfg)
+{
+	struct robot_state *st;
+	struct kd_err err;
+	int ret;
+
+	if (!path_exists(cfg->state)) {
+		printf("state: %s (none yet: the robot has not run)\n",
+		       cfg->state);
+		return KD_EXIT_OK;
+	}
+	if (robot_state_open(cfg->state, &st, &err) < 0) {
+		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		return KD_EXIT_FAIL;
+	}
+	printf("state: %s\n", cfg->state);
+	ret = robot_state_print(st, stdout, &err);
+	robot_state_close(st);
+	if (ret < 0) {
+		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		return KD_EXIT_FAIL;
+	}
+	return KD_EXIT_OK;
+}
+
+/* Until the interval is over or a signal came: the signal, or 0. */
+static int wait_interval(int cancel_fd, double seconds)
+{
+	struct pollfd p = { .fd = cancel_fd, .events = POLLIN };
+	double end = now_monotonic() + seconds, left;
+
+	while ((left = end - now_monotonic()) > 0) {
+		int ms = left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
+
+		if (poll(&p, 1, ms) > 0)
+			break;
+	}
+	return proc_caught_signal(cancel_fd);
+}
+
+/* Passes until --once is done, a signal, or an error: an exit status. */
+static int passes(const struct robot_args *a, const struct robot_opts *o)
+{
+	for (;;) {
+		struct robot_pass_result res;
+		struct kd_err err;
+		int sig;
+
+		if (robot_pass(o, &res, &err) < 0) {
+			fprintf(stderr, "kdelta robot: %s\n", err.msg);
+			return KD_EXIT_FAIL;
+		}
+		fprintf(o->log, "robot: pass %s: %zu compared, %zu bisected, %zu mailed, %zu failed\n",
+			res.signal ? "stopped" : "done", res.tested,
+			res.bisected, res.mailed, res.failed);
+		sig = res.signal;
+		if (!sig && !a->once) {
+			fprintf(o->log, "robot: next pass in %gs\n",
+				o->cfg->interval);
+			fflush(o->log);
+			sig = wait_interval(o->cancel_fd, o->cfg->interval);
+		}
+		if (sig) {
+			fprintf(stderr, "kdelta robot: stopped by SIG%s; the next start resumes where it was\n",
+				sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+			return a->once ? 128 + sig : KD_EXIT_OK;
+		}
+		if (a->once)
+			return KD_EXIT_OK;
+	}
+}
+
+/* The work directory, the executor, the state: then the passes. */
+static int robot(const struct robot_args *a, const struct robot_config *cfg,
+		 int cancel_fd)
+{
+	struct work_dir wd = { .fd = -1 };
+	struct strbuf notes = STRBUF_INIT;
+	struct local_executor_opts lo = {
+		.repo = cfg->repo, .build = cfg->build,
+		.result_root = cfg->result_root, .work_dir = &wd,
+		.cancel_fd = cancel_fd,
+	};
+	struct robot_opts o = { .cfg = cfg, .cancel_fd = cancel_fd,
+				.log = stderr };
+	struct kd_err err;
+	int ret, status = KD_EXIT_FAIL;
+
+	if (mkdir_p(cfg->result_root, &err) < 0) {
+		fprintf(stderr, "kdelta robot: cannot write the results: %s\n",
+			err.msg);
+		return KD_EXIT_WRITE;
+	}
+	ret = work_dir_prepare(&wd, cfg->work_dir, "robot", &notes, &err);
+	fputs(notes.buf, stderr);
+	strbuf_release(&notes);
+	if (ret < 0) {
+		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		return ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
+	}
+	lo.log = work_dir_open_log(&wd, "robot-runs.log", &err);
+	if (!lo.log) {
+		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		work_dir_close(&wd);
+		return KD_EXIT_WRITE;
+	}
+	if (local_executor_new(&lo, &o.executor, &err) < 0 ||
+	    robot_state_open(cfg->state, &o.state, &err) < 0)
+		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+	else
+		status = passes(a, &o);
+	robot_state_close(o.state);
+	executor_release(o.executor);
+	fclose(lo.log);
+	work_dir_close(&wd);
+	return status;
+}
+
+int cmd_robot(int argc, char **argv)
+{
+	struct robot_args a = { 0 };
+	struct robot_config cfg;
+	struct kd_err err;
+	int r, status, cancel_fd;
+
+	optind = 1;
+	r = parse_options(argc, argv, &a);
+	if (r)
+		return r > 0 ? KD_EXIT_OK : KD_EXIT_USAGE;
+	if (robot_config_load(a.config, &cfg, &err) < 0) {
+		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		robot_config_release(&cfg);
+		return KD_EXIT_USAGE;
+	}
+	if (a.status) {
+		status = show_status(&cfg);
+	} else if ((cancel_fd = proc_catch_signals(caught_signals,
+				ARRAY_SIZE(caught_signals), &err)) < 0) {
+		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		status = KD_EXIT_FAIL;
+	} else {
+		status = robot(&a, &cfg, cancel_fd);
+		proc_release_signals(cancel_fd, caught_signals,
+				     ARRAY_SIZE(caught_signals));
+	}
+	robot_config_release(&cfg);
+	return status;
+}

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The robot's configuration file (robot.h, kdelta-robot(5)): read with the
+ * job files' YAML parser, so that every error has its file:line:col, and
+ * checked in full at load, the repository and its branches included, so
+ * that a mistake shows when the robot starts, not hours later.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kdelta/compare-args.h"
+#include "kdelta/git.h"
+#include "kdelta/mail.h"
+#include "kdelta/robot.h"
+#include "kdelta/schema.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+
+/* The largest configuration file. */
+#define ROBOT_CONFIG_MAX_SIZE ((size_t)1 << 20)
+
+static const char *const top_keys[] = {
+	"repository", "branches", "jobs", "build", "runs", "max-runs",
+	"min-change", "result-root", "work-dir", "state", "interval", "mail",
+	"executor", NULL,
+};
+static const char *const branch_keys[] = { "branch", "base", NULL };
+static const char *const mail_keys[] = {
+	"from", "to", "cc", "author", "sendmail", NULL,
+};
+/* The executors this kdelta has. */
+static const char *const executors[] = { "local", NULL };
+
+struct loader {
+	const char *name;	/* the file, for messages */
+	char *dir;		/* its directory: relative paths start there */
+	struct robot_config *cfg;
+	struct kd_err *err;
+};
+
+static int node_error(const struct loader *ld, const struct jnode *node,
+		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* "FILE:LINE:COL: ..." at node (made nodes have no place: "FILE: ..."). */
+static int node_error(const struct loader *ld, const struct jnode *node,
+		      const char *fmt, ...)
+{
+	char msg[sizeof(ld->err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (node && node->line)
+		return kd_error(ld->err, "%s:%d:%d: %s", ld->name, node->line,
+				node->col, msg);
+	return kd_error(ld->err, "%s: %s", ld->name, msg);
+}
+
+static const char *nearest(const char *key, const char *const *known)
+{
+	const char *best = NULL;
+	size_t best_distance = 3;
+
+	for (size_t i = 0; known[i]; i++) {
+		size_t d = edit_distance(key, known[i]);
+
+		if (d < best_distance) {
+			best_distance = d;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
+/* Every key of map is one of known; where: "" or "mail: " and the like. */
+static int check_keys(const struct loader *ld, const struct jnode *map,
+		      const char *const *known, const char *where)
+{
+	for (size_t i = 0; i < map->n; i++) {
+		const char *near;
+		size_t k;
+
+		for (k = 0; known[k] && strcmp(known[k], map->keys[i]); k++)
+			;
+		if (known[k])
+			continue;
+		near = nearest(map->keys[i], known);
+		return kd_error(ld->err, "%s:%d:%d: %sunknown key '%s'%s%s%s",
+				ld->name, map->key_marks[i].line,
+				map->key_marks[i].col, where, map->keys[i],
+				near ? "; did you mean '" : "; see kdelta-robot(5)",
+				near ? near : "", near ? "'?" : "");
+	}
+	return 0;
+}
+
+static int expect_map(const struct loader *ld, const struct jnode *node,
+		      const char *what)
+{
+	if (node->kind != JNODE_MAP)
+		return node_error(ld, node, "%s: expected a mapping", what);
+	return 0;
+}
+
+/* A scalar's text; NULL (an error said) for lists and maps. */
+static const char *scalar(const struct loader *ld, const struct jnode *node,
+			  const char *what)
+{
+	if (node->kind != JNODE_SCALAR) {
+		node_error(ld, node, "%s: expected a single value", what);
+		return NULL;
+	}
+	return node->scalar;
+}
+
+/* A non-empty scalar, copied into *out. */
+static int string(const struct loader *ld, const struct jnode *node,
+		  const char *what, char **out)
+{
+	const char *s = scalar(ld, node, what);
+
+	if (!s)
+		return -1;
+	if (!*s)
+		return node_error(ld, node, "%s: empty value", what);
+	free(*out);
+	*out = xstrdup(s);
+	return 0;
+}
+
+static char *resolve_path(const struct loader *ld, const char *path)
+{
+	return path[0] == '/' ? xstrdup(path)
+			      : xasprintf("%s/%s", ld->dir, path);
+}
+
+static int path_value(const struct loader *ld, const struct jnode *node,
+		      const char *what, char **out)
+{
+	char *s = NULL;
+
+	if (string(ld, node, what, &s) < 0)
+		return -1;
+	free(*out);
+	*out = resolve_path(ld, s);
+	free(s);
+	return 0;
+}
+
+static int count_value(const struct loader *ld, const struct jnode *node,
+		       const char *what, unsigned *out)
+{
+	const char *s = scalar(ld, node, what);
+	struct kd_err e;
+	int64_t v;
+
+	if (!s)
+		return -1;
+	if (parse_int(s, &v, &e) < 0 || v < 1 || v > 1000)
+		return node_error(ld, node, "%s: expected a number of runs from 1 to 1000, got '%s'",
+				  what, s);
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* A scalar or a list of scalars, joined with ", ". */
+static int address_list(const struct loader *ld, const struct jnode *node,
+			const char *what, char **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (node->kind == JNODE_MAP)
+		return node_error(ld, node, "%s: expected an address or a list of addresses",
+				  what);
+	if (node->kind == JNODE_SCALAR) {
+		strbuf_addstr(&sb, node->scalar);
+	} else {
+		for (size_t i = 0; i < node->n; i++) {
+			const char *s = scalar(ld, node->values[i], what);
+
+			if (!s) {
+				strbuf_release(&sb);
+				return -1;
+			}
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", s);
+		}
+	}
+	free(*out);
+	*out = strbuf_detach(&sb);
+	return 0;
+}
+
+static int repository(const struct loader *ld, const struct jnode *node)
+{
+	static const char *const args[] = { "rev-parse", "--show-toplevel",
+					     NULL };
+	struct robot_config *cfg = ld->cfg;
+	char *top;
+
+	if (path_value(ld, node, "repository", &cfg->repo) < 0)
+		return -1;
+	if (!is_directory(cfg->repo))
+		return node_error(ld, node, "repository: %s: no such directory",
+				  cfg->repo);
+	top = git_line(cfg->repo, args);
+	if (!top)
+		return node_error(ld, node, "repository: %s is not a git work tree",
+				  cfg->repo);
+	free(top);
+	return 0;
+}
+
+static int revision(const struct loader *ld, const struct jnode *node,
+		    const char *what, char **out)
+{
+	char *hash;
+
+	if (string(ld, node, what, out) < 0)
+		return -1;
+	hash = git_commit_hash(ld->cfg->repo, *out);
+	if (!hash)
+		return node_error(ld, node, "%s '%s' does not exist in %s",
+				  what, *out, ld->cfg->repo);
+	free(hash);
+	return 0;
+}
+
+/* "- for-next" or "- {branch: for-next, base: master}". */
+static int branch(const struct loader *ld, const struct jnode *node,
+		  struct robot_branch *b)
+{
+	const struct jnode *name, *base;
+
+	if (node->kind == JNODE_SCALAR)
+		return revision(ld, node, "branch", &b->name);
+	if (expect_map(ld, node, "branches") < 0 ||
+	    check_keys(ld, node, branch_keys, "branches: ") < 0)
+		return -1;
+	name = jnode_get(node, "branch");
+	base = jnode_get(node, "base");
+	if (!name)
+		return node_error(ld, node, "branches: missing key 'branch'");
+	if (revision(ld, name, "branch", &b->name) < 0)
+		return -1;
+	if (base && base->kind == JNODE_SCALAR && !strcmp(base->scalar, "parent"))
+		return 0;
+	return base ? revision(ld, base, "base", &b->base) : 0;
+}
+
+static int branches(const struct loader *ld, const struct jnode *node)
+{
+	struct robot_config *cfg = ld->cfg;
+
+	if (node->kind != JNODE_LIST || !node->n)
+		return node_error(ld, node, "branches: expected a list of branches");
+	cfg->branches = xcalloc(node->n, sizeof(*cfg->branches));
+	cfg->n_branches = node->n;
+	for (size_t i = 0; i < node->n; i++)
+		if (branch(ld, node->values[i], &cfg->branches[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int job_file(const struct loader *ld, const struct jnode *node,
+		    struct job_set *set)
+{
+	char *path = NULL;
+	int ret;
+
+	if (path_value(ld, node, "jobs", &path) < 0)
+		return -1;
+	ret = job_load_file(path, job_schema_default(), set, ld->err);
+	if (ret < 0)
+		kd_error_prefix(ld->err, "%s:%d:%d: jobs", ld->name, node->line,
+				node->col);
+	for (size_t i = 0; !ret && i < set->n; i++)
+		if (!job_workload(&set->jobs[i]))
+			ret = node_error(ld, node, "jobs: %s: a job has no workload section",
+					 path);
+	free(path);
+	return ret;
+}
+
+static int jobs(const struct loader *ld, const struct jnode *node)
+{
+	struct robot_config *cfg = ld->cfg;
+
+	if (node->kind == JNODE_SCALAR) {
+		cfg->job_files = xcalloc(1, sizeof(*cfg->job_files));
+		cfg->n_job_files = 1;
+		return job_file(ld, node, &cfg->job_files[0]);
+	}
+	if (node->kind != JNODE_LIST || !node->n)
+		return node_error(ld, node, "jobs: expected a job file or a list of them");
+	cfg->job_files = xcalloc(node->n, sizeof(*cfg->job_files));
+	cfg->n_job_files = node->n;
+	for (size_t i = 0; i < node->n; i++)
+		if (job_file(ld, node->values[i], &cfg->job_files[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int mail(const struct loader *ld, const struct jnode *node)
+{
+	struct robot_mail *m = &ld->cfg->mail;
+	const struct jnode *v;
+	struct kd_err e;
+
+	if (expect_map(ld, node, "mail") < 0 ||
+	    check_keys(ld, node, mail_keys, "mail: ") < 0)
+		return -1;
+	m->enabled = true;
+	m->author = true;
+	if ((v = jnode_get(node, "from")) && string(ld, v, "mail: from", &m->from) < 0)
+		return -1;
+	if ((v = jnode_get(node, "to")) && address_list(ld, v, "mail: to", &m->to) < 0)
+		return -1;
+	if ((v = jnode_get(node, "cc")) && address_list(ld, v, "mail: cc", &m->cc) < 0)
+		return -1;
+	if ((v = jnode_get(node, "sendmail")) &&
+	    string(ld, v, "mail: sendmail", &m->sendmail) < 0)
+		return -1;
+	if ((v = jnode_get(node, "author")) &&
+	    (!scalar(ld, v, "mail: author") ||
+	     parse_bool(v->scalar, &m->author, &e) < 0))
+		return node_error(ld, v, "mail: author: expected true or false");
+	if (!mail_has_address(m->to) && !m->author)
+		return node_error(ld, node, "mail: no recipient: give 'to', or leave 'author' true");
+	return 0;
+}
+
+static int executor(const struct loader *ld, const struct jnode *node)
+{
+	const char *s = scalar(ld, node, "executor");
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; executors[i]; i++)
+		if (!strcmp(s, executors[i])) {
+			ld->cfg->executor = xstrdup(s);
+			return 0;
+		}
+	return node_error(ld, node, "executor: unknown executor '%s'; this kdelta has 'local'",
+			  s);
+}
+
+static int numbers(const struct loader *ld, const struct jnode *root)
+{
+	struct robot_config *cfg = ld->cfg;
+	const struct jnode *v;
+	struct kd_err e;
+	char *end;
+
+	if ((v = jnode_get(root, "runs")) && count_value(ld, v, "runs", &cfg->runs) < 0)
+		return -1;
+	if ((v = jnode_get(root, "max-runs")) &&
+	    count_value(ld, v, "max-runs", &cfg->max_runs) < 0)
+		return -1;
+	if (cfg->runs < 2)
+		return node_error(ld, jnode_get(root, "runs"), "runs: at least 2 runs, to tell a change from noise");
+	if (cfg->max_runs < cfg->runs || cfg->max_runs < 3)
+		return node_error(ld, jnode_get(root, "max-runs") ? jnode_get(root, "max-runs") : root,
+				  "max-runs %u must be at least runs (%u) and at least 3",
+				  cfg->max_runs, cfg->runs);
+	if ((v = jnode_get(root, "min-change"))) {
+		if (!scalar(ld, v, "min-change"))
+			return -1;
+		cfg->min_change = strtod(v->scalar, &end);
+		if (!*v->scalar || *end || !isfinite(cfg->min_change) ||
+		    cfg->min_change < 0)
+			return node_error(ld, v, "min-change: expected a percentage like 1 or 2.5, got '%s'",
+					  v->scalar);
+	}
+	if ((v = jnode_get(root, "interval")) &&
+	    (!scalar(ld, v, "interval") ||
+	     parse_duration(v->scalar, &cfg->interval, &e) < 0))
+		return node_error(ld, v, "interval: %s", v->kind == JNODE_SCALAR ? e.msg : "expected a duration");
+	return 0;
+}
+
+static int required(const struct loader *ld, const struct jnode *root)
+{
+	static const char *const keys[] = { "repository", "branches", "jobs",
+					     "build", NULL };
+
+	for (size_t i = 0; keys[i]; i++)
+		if (!jnode_get(root, keys[i]))
+			return node_error(ld, root, "missing required key '%s'; see kdelta-robot(5)",
+					  keys[i]);
+	return 0;
+}
+
+static int paths(const struct loader *ld, const struct jnode *root)
+{
+	struct robot_config *cfg = ld->cfg;
+	const struct jnode *v;
+
+	if ((v = jnode_get(root, "result-root"))) {
+		if (path_value(ld, v, "result-root", &cfg->result_root) < 0)
+			return -1;
+	} else {
+		char *root = result_root(NULL);
+
+		cfg->result_root = resolve_path(ld, root);
+		free(root);
+	}
+	if ((v = jnode_get(root, "work-dir")) &&
+	    path_value(ld, v, "work-dir", &cfg->work_dir) < 0)
+		return -1;
+	if ((v = jnode_get(root, "state")))
+		return path_value(ld, v, "state", &cfg->state);
+	cfg->state = xasprintf("%s/%s", cfg->result_root, ROBOT_STATE_FILE);
+	return 0;
+}
+
+static int load_root(const struct loader *ld, const struct jnode *root)
+{
+	struct robot_config *cfg = ld->cfg;
+	const struct jnode *v;
+
+	if (expect_map(ld, root, "the configuration") < 0 ||
+	    check_keys(ld, root, top_keys, "") < 0 || required(ld, root) < 0 ||
+	    repository(ld, jnode_get(root, "repository")) < 0 ||
+	    branches(ld, jnode_get(root, "branches")) < 0 ||
+	    jobs(ld, jnode_get(root, "jobs")) < 0 ||
+	    string(ld, jnode_get(root, "build"), "build", &cfg->build) < 0 ||
+	    numbers(ld, root) < 0 || paths(ld, root) < 0)
+		return -1;
+	if ((v = jnode_get(root, "mail")) && mail(ld, v) < 0)
+		return -1;
+	if ((v = jnode_get(root, "executor")))
+		return executor(ld, v);
+	cfg->executor = xstrdup("local");
+	return 0;
+}
+
+static char *directory_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char cwd[4096];
+	char *dir;
+
+	if (slash)
+		dir = slash == path ? xstrdup("/") : xstrndup(path, slash - path);
+	else
+		dir = xstrdup(".");
+	if (dir[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+		char *abs = strcmp(dir, ".") ? xasprintf("%s/%s", cwd, dir)
+					     : xstrdup(cwd);
+
+		free(dir);
+		dir = abs;
+	}
+	return dir;
+}
+
+int robot_config_load(const char *path, struct robot_config *cfg,
+		      struct kd_err *err)
+{
+	struct loader ld = { .name = path, .cfg = cfg, .err = err };
+	struct strbuf text = STRBUF_INIT;
+	struct jnode **docs = NULL;
+	size_t ndocs = 0;
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = xstrdup(path);
+	cfg->runs = ROBOT_DEFAULT_RUNS;
+	cfg->max_runs = ROBOT_DEFAULT_MAX_RUNS;
+	cfg->min_change = COMPARE_DEFAULT_MIN_CHANGE;
+	cfg->interval = ROBOT_DEFAULT_INTERVAL;
+	ld.dir = directory_of(path);
+	ret = read_file_max(path, ROBOT_CONFIG_MAX_SIZE, &text, err);
+	if (!ret)
+		ret = job_parse_documents(text.buf, text.len, path, &docs,
+					  &ndocs, err);
+	if (!ret && ndocs != 1)
+		ret = kd_error(err, "%s: expected one YAML document, found %zu",
+			       path, ndocs);
+	if (!ret)
+		ret = load_root(&ld, docs[0]);
+	if (!ret && !cfg->mail.sendmail)
+		cfg->mail.sendmail = xstrdup(mail_sendmail_command());
+	for (size_t i = 0; i < ndocs; i++)
+		jnode_free(docs[i]);
+	free(docs);
+	free(ld.dir);
+	strbuf_release(&text);
+	return ret;
+}
+
+void robot_config_release(struct robot_config *cfg)
+{
+	free(cfg->path);
+	free(cfg->repo);
+	for (size_t i = 0; i < cfg->n_branches; i++) {
+		free(cfg->branches[i].name);
+		free(cfg->branches[i].base);
+	}
+	free(cfg->branches);
+	for (size_t i = 0; i < cfg->n_job_files; i++)
+		job_set_release(&cfg->job_files[i]);
+	free(cfg->job_files);
+	free(cfg->build);
+	free(cfg->result_root);
+	free(cfg->work_dir);
+	free(cfg->state);
+	free(cfg->executor);
+	free(cfg->mail.from);
+	free(cfg->mail.to);
+	free(cfg->mail.cc);
+	free(cfg->mail.sendmail);
+	memset(cfg, 0, sizeof(*cfg));
+}

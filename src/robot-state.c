@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The robot's state in SQLite (robot-state.h).  WAL, so that
+ * "kdelta robot --status" reads while the robot writes; every change the
+ * robot makes is one statement or one explicit transaction, so that a
+ * kill -9 leaves either all of a step or none of it.
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kdelta/robot-state.h"
+#include "kdelta/strbuf.h"
+#include "kdelta/util.h"
+
+/* Waiting for a writer (a robot beside --status), at most. */
+#define BUSY_TIMEOUT_MS 10000
+#define SCHEMA_VERSION 1
+
+struct robot_state {
+	sqlite3 *db;
+	char *path;
+};
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS commits ("
+	" hash TEXT PRIMARY KEY, subject TEXT, first_seen INTEGER,"
+	" build_failed TEXT);"
+	"CREATE TABLE IF NOT EXISTS tests ("
+	" id INTEGER PRIMARY KEY, branch TEXT NOT NULL, job TEXT NOT NULL,"
+	" base TEXT NOT NULL, head TEXT NOT NULL, state TEXT NOT NULL,"
+	" metric TEXT, verdict TEXT, change REAL,"
+	" created INTEGER, updated INTEGER, UNIQUE (branch, job, head));"
+	"CREATE TABLE IF NOT EXISTS batches ("
+	" id INTEGER PRIMARY KEY, purpose TEXT UNIQUE NOT NULL,"
+	" commits TEXT, runs INTEGER, state TEXT NOT NULL, host TEXT,"
+	" outcome TEXT, started INTEGER, ended INTEGER);"
+	"CREATE TABLE IF NOT EXISTS bisects ("
+	" test INTEGER PRIMARY KEY REFERENCES tests (id), metric TEXT,"
+	" good TEXT, bad TEXT, state TEXT NOT NULL, first_bad TEXT,"
+	" started INTEGER, ended INTEGER);"
+	"CREATE TABLE IF NOT EXISTS bisect_steps ("
+	" test INTEGER REFERENCES tests (id), commit_hash TEXT,"
+	" verdict TEXT, said TEXT, at INTEGER);"
+	"CREATE TABLE IF NOT EXISTS mails ("
+	" first_bad TEXT NOT NULL, job TEXT NOT NULL, metric TEXT NOT NULL,"
+	" test INTEGER, message_id TEXT UNIQUE NOT NULL, state TEXT NOT NULL,"
+	" text TEXT, queued INTEGER, sent INTEGER,"
+	" PRIMARY KEY (first_bad, job, metric));";
+
+static int db_error(struct robot_state *st, struct kd_err *err,
+		    const char *what)
+{
+	return kd_error(err, "%s: %s: %s", st->path, what,
+			sqlite3_errmsg(st->db));
+}
+
+/*
+ * A statement with its parameters bound: text (NULL: SQL NULL), "%lld"
+ * for an integer, "%g" for a real (NAN: NULL); NULL on failure.
+ */
+static sqlite3_stmt *prepare(struct robot_state *st, struct kd_err *err,
+			     const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		db_error(st, err, "prepare");
+		return NULL;
+	}
+	va_start(ap, types);
+	for (int i = 0; types[i]; i++) {
+		if (types[i] == 's') {
+			const char *v = va_arg(ap, const char *);
+
+			if (v)
+				sqlite3_bind_text(s, i + 1, v, -1,
+						  SQLITE_TRANSIENT);
+		} else if (types[i] == 'i') {
+			sqlite3_bind_int64(s, i + 1, va_arg(ap, long long));
+		} else {
+			double v = va_arg(ap, double);
+
+			if (!isnan(v))
+				sqlite3_bind_double(s, i + 1, v);
+		}
+	}
+	va_end(ap);
+	return s;
+}
+
+/* Steps a statement that returns no rows, and finalizes it. */
+static int run(struct robot_state *st, sqlite3_stmt *s, struct kd_err *err)
+{
+	int rc;
+
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE)
+		db_error(st, err, "update");
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int exec(struct robot_state *st, const char *sql, struct kd_err *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(st, err, sql);
+	return 0;
+}
+
+static char *column(sqlite3_stmt *s, int i)
+{
+	const unsigned char *v = sqlite3_column_text(s, i);
+
+	return v ? xstrdup((const char *)v) : NULL;
+}
+
+int robot_state_open(const char *path, struct robot_state **out,
+		     struct kd_err *err)
+{
+	struct robot_state *st = xcalloc(1, sizeof(*st));
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int ret = 0;
+
+	*out = NULL;
+	st->path = xstrdup(path);
+	if (slash && slash != dir) {
+		*slash = '\0';
+		ret = mkdir_p(dir, err);
+	}
+	free(dir);
+	if (!ret && sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
+				    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		ret = db_error(st, err, "cannot open the robot's state");
+	if (!ret) {
+		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+		ret = exec(st, "PRAGMA journal_mode = WAL", err);
+	}
+	if (!ret)
+		ret = exec(st, "PRAGMA foreign_keys = ON", err);
+	if (!ret)
+		ret = exec(st, "BEGIN IMMEDIATE", err);
+	if (!ret && (ret = exec(st, schema, err)) == 0)
+		ret = exec(st, "PRAGMA user_version = 1; COMMIT", err);
+	if (ret < 0) {
+		robot_state_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+void robot_state_close(struct robot_state *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+int robot_state_begin(struct robot_state *st, struct kd_err *err)
+{
+	return exec(st, "BEGIN IMMEDIATE", err);
+}
+
+int robot_state_commit(struct robot_state *st, struct kd_err *err)
+{
+	return exec(st, "COMMIT", err);
+}
+
+void robot_state_rollback(struct robot_state *st)
+{
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int robot_state_commit_seen(struct robot_state *st, const char *hash,
+			    const char *subject, struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"INSERT OR IGNORE INTO commits (hash, subject, first_seen)"
+		" VALUES (?, ?, strftime('%s', 'now'))", "ss", hash, subject),
+		err);
+}
+
+int robot_state_build_failed(struct robot_state *st, const char *hash,
+			     const char *why, struct kd_err *err)
+{
+	if (robot_state_commit_seen(st, hash, NULL, err) < 0)
+		return -1;
+	return run(st, prepare(st, err,
+		"UPDATE commits SET build_failed = ? WHERE hash = ?", "ss",
+		why, hash), err);
+}
+
+int robot_state_add_test(struct robot_state *st, const char *branch,
+			 const char *job, const char *base, const char *head,
+			 struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"INSERT OR IGNORE INTO tests (branch, job, base, head, state,"
+		" created, updated) VALUES (?, ?, ?, ?, '" ROBOT_TEST_MEASURE
+		"', strftime('%s', 'now'), strftime('%s', 'now'))", "ssss",
+		branch, job, base, head), err);
+}
+
+void robot_test_release(struct robot_test *t)
+{
+	free(t->branch);
+	free(t->job);
+	free(t->base);
+	free(t->head);
+	free(t->state);
+	free(t->metric);
+	memset(t, 0, sizeof(*t));
+}
+
+int robot_state_open_tests(struct robot_state *st, struct robot_test **out,
+			   size_t *n, struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err,
+		"SELECT id, branch, job, base, head, state, metric FROM tests"
+		" WHERE state != '" ROBOT_TEST_DONE "' ORDER BY id", "");
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct robot_test *t;
+
+		ALLOC_GROW(*out, *n + 1, alloc);
+		t = &(*out)[(*n)++];
+		t->id = sqlite3_column_int64(s, 0);
+		t->branch = column(s, 1);
+		t->job = column(s, 2);
+		t->base = column(s, 3);
+		t->head = column(s, 4);
+		t->state = column(s, 5);
+		t->metric = column(s, 6);
+	}
+	if (rc != SQLITE_DONE)
+		db_error(st, err, "query");
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int robot_state_set_test(struct robot_state *st, long long id,
+			 const char *state, const char *metric,
+			 const char *verdict, double change,
+			 struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"UPDATE tests SET state = ?, metric = coalesce(?, metric),"
+		" verdict = coalesce(?, verdict), change = coalesce(?, change),"
+		" updated = strftime('%s', 'now') WHERE id = ?", "sssdi",
+		state, metric, verdict, change, id), err);
+}
+
+int robot_state_batch_find(struct robot_state *st, const char *purpose,
+			   bool *done, char **outcome, struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err,
+		"SELECT outcome FROM batches WHERE purpose = ? AND state = 'done'",
+		"s", purpose);
+	int rc;
+
+	*done = false;
+	*outcome = NULL;
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*done = true;
+		*outcome = column(s, 0);
+	} else if (rc != SQLITE_DONE) {
+		db_error(st, err, "query");
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+int robot_state_batch_start(struct robot_state *st, const char *purpose,
+			    const char *commits, unsigned runs,
+			    struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"INSERT INTO batches (purpose, commits, runs, state, started)"
+		" VALUES (?, ?, ?, 'running', strftime('%s', 'now'))"
+		" ON CONFLICT (purpose) DO UPDATE SET state = 'running',"
+		" started = excluded.started", "ssi", purpose, commits,
+		(long long)runs), err);
+}
+
+int robot_state_batch_end(struct robot_state *st, const char *purpose,
+			  const char *host, const char *outcome,
+			  struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"UPDATE batches SET state = 'done', host = ?, outcome = ?,"
+		" ended = strftime('%s', 'now') WHERE purpose = ?", "sss",
+		host, outcome, purpose), err);
+}
+
+int robot_state_bisect_start(struct robot_state *st, long long test,
+			     const char *metric, const char *good,
+			     const char *bad, struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"INSERT OR IGNORE INTO bisects (test, metric, good, bad, state,"
+		" started) VALUES (?, ?, ?, ?, 'running', strftime('%s', 'now'))",
+		"isss", test, metric, good, bad), err);
+}
+
+int robot_state_bisect_step(struct robot_state *st, long long test,
+			    const char *commit, const char *verdict,
+			    const char *said, struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"INSERT INTO bisect_steps (test, commit_hash, verdict, said, at)"
+		" VALUES (?, ?, ?, ?, strftime('%s', 'now'))", "isss", test,
+		commit, verdict, said), err);
+}
+
+int robot_state_bisect_end(struct robot_state *st, long long test,
+			   const char *end, const char *first_bad,
+			   struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"UPDATE bisects SET state = ?, first_bad = ?,"
+		" ended = strftime('%s', 'now') WHERE test = ?", "ssi", end,
+		first_bad, test), err);
+}
+
+void robot_mail_row_release(struct robot_mail_row *m)
+{
+	free(m->message_id);
+	free(m->state);
+	free(m->text);
+	memset(m, 0, sizeof(*m));
+}
+
+int robot_state_mail_find(struct robot_state *st, const char *first_bad,
+			  const char *job, const char *metric,
+			  struct robot_mail_row *out, bool *found,
+			  struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err,
+		"SELECT message_id, state, text FROM mails"
+		" WHERE first_bad = ? AND job = ? AND metric = ?", "sss",
+		first_bad, job, metric);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	*found = false;
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*found = true;
+		out->message_id = column(s, 0);
+		out->state = column(s, 1);
+		out->text = column(s, 2);
+	} else if (rc != SQLITE_DONE) {
+		db_error(st, err, "query");
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+int robot_state_mail_add(struct robot_state *st, const char *first_bad,
+			 const char *job, const char *metric, long long test,
+			 const char *message_id, const char *text,
+			 struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"INSERT INTO mails (first_bad, job, metric, test, message_id,"
+		" state, text, queued) VALUES (?, ?, ?, ?, ?, 'sending', ?,"
+		" strftime('%s', 'now'))", "sssiss", first_bad, job, metric,
+		test, message_id, text), err);
+}
+
+int robot_state_mail_sent(struct robot_state *st, const char *message_id,
+			  struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"UPDATE mails SET state = 'sent', sent = strftime('%s', 'now')"
+		" WHERE message_id = ?", "s", message_id), err);
+}
+
+/* --status */
+
+static void add_time(struct strbuf *out, sqlite3_int64 t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[32];
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", &tm);
+	strbuf_addstr(out, buf);
+}
+
+static const char *text_or(sqlite3_stmt *s, int i, const char *none)
+{
+	const unsigned char *v = sqlite3_column_text(s, i);
+
+	return v ? (const char *)v : none;
+}
+
+/* One section: a heading, then a line per row, or "(none)". */
+static int print_section(struct robot_state *st, struct strbuf *out,
+			 const char *heading, const char *sql,
+			 void (*line)(sqlite3_stmt *s, struct strbuf *out),
+			 struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err, sql, "");
+	size_t rows = 0;
+	int rc;
+
+	if (!s)
+		return -1;
+	strbuf_addf(out, "%s:\n", heading);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		strbuf_addstr(out, "  ");
+		line(s, out);
+		strbuf_addch(out, '\n');
+		rows++;
+	}
+	if (!rows)
+		strbuf_addstr(out, "  (none)\n");
+	if (rc != SQLITE_DONE)
+		db_error(st, err, "query");
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* test N  BRANCH  JOB  BASE..HEAD  STATE [METRIC] [VERDICT] */
+static void test_line(sqlite3_stmt *s, struct strbuf *out)
+{
+	strbuf_addf(out, "test %lld  %s  %s  %.12s..%.12s  %s",
+		    (long long)sqlite3_column_int64(s, 0), text_or(s, 1, "?"),
+		    text_or(s, 2, "?"), text_or(s, 3, "?"), text_or(s, 4, "?"),
+		    text_or(s, 5, "?"));
+	if (sqlite3_column_type(s, 6) != SQLITE_NULL)
+		strbuf_addf(out, " %s", text_or(s, 6, ""));
+}
+
+static void verdict_line(sqlite3_stmt *s, struct strbuf *out)
+{
+	add_time(out, sqlite3_column_int64(s, 5));
+	strbuf_addf(out, "  %s  %s  %.12s..%.12s  %s", text_or(s, 0, "?"),
+		    text_or(s, 1, "?"), text_or(s, 2, "?"), text_or(s, 3, "?"),
+		    text_or(s, 4, "(no verdict)"));
+}
+
+static void bisect_line(sqlite3_stmt *s, struct strbuf *out)
+{
+	strbuf_addf(out, "test %lld  %s  good %.12s bad %.12s  %lld step%s",
+		    (long long)sqlite3_column_int64(s, 0), text_or(s, 1, "?"),
+		    text_or(s, 2, "?"), text_or(s, 3, "?"),
+		    (long long)sqlite3_column_int64(s, 4),
+		    sqlite3_column_int64(s, 4) == 1 ? "" : "s");
+	if (sqlite3_column_type(s, 5) != SQLITE_NULL)
+		strbuf_addf(out, ", last %.12s %s", text_or(s, 5, ""),
+			    text_or(s, 6, ""));
+}
+
+static void mail_line(sqlite3_stmt *s, struct strbuf *out)
+{
+	if (sqlite3_column_type(s, 4) != SQLITE_NULL)
+		add_time(out, sqlite3_column_int64(s, 4));
+	else
+		strbuf_addstr(out, "(not sent)      ");
+	strbuf_addf(out, "  %.12s  %s  %s  %s %s", text_or(s, 0, "?"),
+		    text_or(s, 1, "?"), text_or(s, 2, "?"), text_or(s, 3, "?"),
+		    text_or(s, 5, "?"));
+}
+
+int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = print_section(st, &sb, "queue",
+		"SELECT id, branch, job, base, head, state, metric FROM tests"
+		" WHERE state != '" ROBOT_TEST_DONE "' ORDER BY id",
+		test_line, err);
+
+	if (!ret)
+		ret = print_section(st, &sb, "recent verdicts",
+			"SELECT branch, job, base, head, verdict, updated"
+			" FROM tests WHERE state = '" ROBOT_TEST_DONE "'"
+			" ORDER BY updated DESC, id DESC LIMIT 10",
+			verdict_line, err);
+	if (!ret)
+		ret = print_section(st, &sb, "open bisects",
+			"SELECT b.test, b.metric, b.good, b.bad,"
+			" (SELECT count(*) FROM bisect_steps s WHERE s.test = b.test),"
+			" (SELECT commit_hash FROM bisect_steps s WHERE s.test = b.test"
+			"  ORDER BY rowid DESC LIMIT 1),"
+			" (SELECT verdict FROM bisect_steps s WHERE s.test = b.test"
+			"  ORDER BY rowid DESC LIMIT 1)"
+			" FROM bisects b WHERE b.state = 'running' ORDER BY b.test",
+			bisect_line, err);
+	if (!ret)
+		ret = print_section(st, &sb, "mails",
+			"SELECT first_bad, job, metric, message_id, sent, state"
+			" FROM mails ORDER BY queued DESC LIMIT 10",
+			mail_line, err);
+	if (!ret)
+		fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
+	return ret;
+}

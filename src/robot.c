@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One pass of kdelta robot (robot.h).  A test is a branch head against its
+ * base for one job; its life is written in the state (robot-state.c):
+ *
+ *   measure: base and head get their runs, interleaved, from the executor,
+ *            and are compared as kdelta compare compares them;
+ *   bisect:  a workload result regressed: kdelta bisect's bisection, with
+ *            the same executor, then the mail about the first bad commit,
+ *            at most once per (first bad commit, job, metric);
+ *   done:    its verdict says how it ended.
+ *
+ * Nothing here keeps state in memory across steps: a robot killed at any
+ * point starts again from the state and the store.  Runs already in the
+ * store count (executor.h), the executor's requests are recorded by
+ * purpose (a batch that ended is not asked again), a bisection resumes
+ * from its stored runs, and a mail is recorded, with its Message-ID and
+ * text, before it is piped to sendmail and marked sent after.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdelta/bisect.h"
+#include "kdelta/compare-args.h"
+#include "kdelta/executor.h"
+#include "kdelta/git.h"
+#include "kdelta/mail.h"
+#include "kdelta/proc.h"
+#include "kdelta/report.h"
+#include "kdelta/robot-state.h"
+#include "kdelta/robot.h"
+#include "kdelta/runner.h"
+#include "kdelta/util.h"
+
+/* Hashes in progress lines: 12 digits, as robot mails have. */
+#define SHORT "%.12s"
+
+/*
+ * The executor the robot hands to bisect and uses itself: the configured
+ * one, with every request that has a purpose recorded as a batch.  A batch
+ * that ended with a commit that did not build or whose run failed is not
+ * asked again: its recorded outcome is the answer.  (One whose commits all
+ * got their runs is asked again, harmlessly: the executor only completes
+ * what the store lacks.)
+ */
+struct recording_executor {
+	struct executor ex;
+	struct executor *inner;
+	struct robot_state *st;
+};
+
+static const char *const outcome_names[] = {
+	[MEASURE_OK] = "ok",
+	[MEASURE_BUILD_FAILED] = "build failed",
+	[MEASURE_RUN_FAILED] = "run failed",
+	[MEASURE_NOT_RUN] = "not run",
+};
+
+/* "ok\nbuild failed: why\n": one line per commit. */
+static char *outcome_text(const struct measure_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < res->n; i++) {
+		strbuf_addstr(&sb, outcome_names[res->outcome[i]]);
+		if (res->why[i]) {
+			strbuf_addstr(&sb, ": ");
+			for (const char *s = res->why[i]; *s; s++)
+				strbuf_addch(&sb, *s == '\n' ? ' ' : *s);
+		}
+		strbuf_addch(&sb, '\n');
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Fills res from a recorded outcome; false when it holds no failure. */
+static bool replay_failures(const char *text, struct measure_result *res)
+{
+	bool failure = false;
+
+	for (size_t i = 0; i < res->n && *text; i++) {
+		size_t len = strcspn(text, "\n");
+
+		for (size_t o = 0; o < ARRAY_SIZE(outcome_names); o++) {
+			size_t n = strlen(outcome_names[o]);
+
+			if (len < n || strncmp(text, outcome_names[o], n) ||
+			    (len > n && text[n] != ':'))
+				continue;
+			res->outcome[i] = (enum measure_outcome)o;
+			if (len > n + 2)
+				res->why[i] = xstrndup(text + n + 2,
+						       len - n - 2);
+			failure |= o == MEASURE_BUILD_FAILED ||
+				   o == MEASURE_RUN_FAILED;
+			break;
+		}
+		text += len + (text[len] == '\n');
+	}
+	return failure;
+}
+
+static int recording_measure(struct executor *ex,
+			     const struct measure_request *req,
+			     struct measure_result *res, struct kd_err *err)
+{
+	struct recording_executor *re = (struct recording_executor *)ex;
+	struct strbuf commits = STRBUF_INIT;
+	char *recorded = NULL, *text;
+	bool done;
+	int ret;
+
+	if (!req->purpose)
+		return re->inner->ops->measure(re->inner, req, res, err);
+	if (robot_state_batch_find(re->st, req->purpose, &done, &recorded,
+				   err) < 0)
+		return -1;
+	if (done && recorded && replay_failures(recorded, res)) {
+		free(recorded);
+		return 0;
+	}
+	free(recorded);
+	for (size_t i = 0; i < req->n_commits; i++)
+		strbuf_addf(&commits, "%s%s", i ? " " : "", req->commits[i]);
+	ret = robot_state_batch_start(re->st, req->purpose, commits.buf,
+				      req->runs, err);
+	strbuf_release(&commits);
+	if (ret < 0)
+		return -1;
+	ret = re->inner->ops->measure(re->inner, req, res, err);
+	if (ret < 0 || res->signal)
+		return ret;	/* still "running": asked again when resumed */
+	text = outcome_text(res);
+	ret = robot_state_batch_end(re->st, req->purpose, res->host, text, err);
+	free(text);
+	return ret;
+}
+
+/* Part of struct robot: nothing to free. */
+static void recording_release(struct executor *ex)
+{
+	(void)ex;
+}
+
+static const struct executor_ops recording_ops = {
+	.measure = recording_measure,
+	.release = recording_release,
+};
+
+/* One pass. */
+struct robot {
+	const struct robot_opts *o;
+	const struct robot_config *cfg;
+	struct robot_state *st;
+	struct recording_executor rex;
+	struct robot_pass_result *res;
+	long long bisecting;	/* the test being bisected */
+	FILE *log;
+};
+
+static bool stopped(struct robot *r)
+{
+	int sig = proc_caught_signal(r->o->cancel_fd);
+
+	if (sig)
+		r->res->signal = sig;
+	return sig != 0;
+}
+
+/* What tests and mails call a job: "<testcase>/<job name>", as stored. */
+static char *job_id(const struct job *job)
+{
+	return xasprintf("%s/%s", runner_testcase(job), job->name);
+}
+
+/* The configured job of that id, or NULL. */
+static const struct job *find_job(const struct robot_config *cfg,
+				  const char *id)
+{
+	for (size_t f = 0; f < cfg->n_job_files; f++)
+		for (size_t j = 0; j < cfg->job_files[f].n; j++) {
+			const struct job *job = &cfg->job_files[f].jobs[j];
+			char *this = job_id(job);
+			bool same = !strcmp(this, id);
+
+			free(this);
+			if (same)
+				return job;
+		}
+	return NULL;
+}
+
+/* git fetch, when the repository has a remote; a failure is only said. */
+static void fetch(struct robot *r)
+{
+	static const char *const remotes[] = { "remote", NULL };
+	static const char *const args[] = { "fetch", "--all", "--prune",
+					     "--quiet", NULL };
+	char *remote = git_line(r->cfg->repo, remotes);
+	struct kd_err err;
+
+	if (remote && git_ok(r->cfg->repo, "fetch", args, NULL, &err) < 0)
+		fprintf(r->log, "robot: %s; testing what is there\n", err.msg);
+	free(remote);
+}
+
+/* The commit a head is compared with: its parent, or the merge-base. */
+static char *base_of(struct robot *r, const struct robot_branch *b,
+		     const char *head)
+{
+	char *spec, *base;
+
+	if (!b->base) {
+		spec = xasprintf("%s^", head);
+		base = git_commit_hash(r->cfg->repo, spec);
+		free(spec);
+		return base;
+	} else {
+		const char *args[] = { "merge-base", head, b->base, NULL };
+
+		return git_line(r->cfg->repo, args);
+	}
+}
+
+static int see_commit(struct robot *r, const char *hash, struct kd_err *err)
+{
+	char *subject = git_commit_subject(r->cfg->repo, hash);
+	int ret = robot_state_commit_seen(r->st, hash, subject, err);
+
+	free(subject);
+	return ret;
+}
+
+static int add_test(struct robot *r, const char *branch,
+		    const struct job *job, const char *base, const char *head,
+		    struct kd_err *err)
+{
+	char *id = job_id(job);
+	int ret = robot_state_add_test(r->st, branch, id, base, head, err);
+
+	free(id);
+	return ret;
+}
+
+/* A test of every job for each branch's head, unless it has one. */
+static int add_tests(struct robot *r, struct kd_err *err)
+{
+	const struct robot_config *cfg = r->cfg;
+	int ret = 0;
+
+	for (size_t i = 0; i < cfg->n_branches && !ret; i++) {
+		const struct robot_branch *b = &cfg->branches[i];
+		char *head = git_commit_hash(cfg->repo, b->name);
+		char *base = head ? base_of(r, b, head) : NULL;
+
+		if (!head)
+			fprintf(r->log, "robot: branch %s: no such revision any more\n",
+				b->name);
+		else if (!base)
+			fprintf(r->log, "robot: branch %s: " SHORT " has no base to compare with\n",
+				b->name, head);
+		else if (strcmp(base, head) &&
+			 (ret = robot_state_begin(r->st, err)) == 0) {
+			ret = see_commit(r, head, err);
+			if (!ret)
+				ret = see_commit(r, base, err);
+			for (size_t f = 0; f < cfg->n_job_files && !ret; f++)
+				for (size_t j = 0; j < cfg->job_files[f].n && !ret; j++)
+					ret = add_test(r, b->name,
+						       &cfg->job_files[f].jobs[j],
+						       base, head, err);
+			if (!ret)
+				ret = robot_state_commit(r->st, err);
+			else
+				robot_state_rollback(r->st);
+		}
+		free(base);
+		free(head);
+	}
+	return ret;
+}
+
+static int test_done(struct robot *r, const struct robot_test *t,
+		     const char *verdict, struct kd_err *err)
+{
+	fprintf(r->log, "robot: %s " SHORT ": %s: %s\n", t->branch, t->head,
+		t->job, verdict);
+	return robot_state_set_test(r->st, t->id, ROBOT_TEST_DONE, NULL,
+				    verdict, NAN, err);
+}
+
+/* The workload result that regressed most, or NULL. */
+static const struct metric_row *worst_regression(const struct comparison *cmp)
+{
+	const struct metric_row *worst = NULL;
+
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct metric_row *row = &cmp->rows[i];
+		const struct metric_cell *c = &row->cells[1];
+
+		if (!row->key || c->verdict != VERDICT_CHANGED ||
+		    row->better * c->change >= 0)
+			continue;
+		if (!worst || fabs(c->change) > fabs(worst->cells[1].change))
+			worst = row;
+	}
+	return worst;
+}
+
+/* base and head compared as kdelta compare compares them. */
+static int compare_test(struct robot *r, struct robot_test *t,
+			const struct job *job, struct kd_err *err)
+{
+	char *dirs[2] = {
+		runner_commit_dir(job, r->cfg->result_root, r->rex.ex.host, t->base),
+		runner_commit_dir(job, r->cfg->result_root, r->rex.ex.host, t->head),
+	};
+	struct compare_options opt;
+	struct comparison cmp;
+	const struct metric_row *row;
+	struct strbuf verdict = STRBUF_INIT;
+	int ret = compare_dirs((const char *const *)dirs, 2, r->cfg->repo,
+			       &cmp, err);
+
+	compare_options_init(&opt);
+	opt.min_change = r->cfg->min_change;
+	if (!ret) {
+		compare_decide(&cmp, &opt);
+		row = worst_regression(&cmp);
+		r->res->tested++;
+		if (row) {
+			strbuf_addf(&verdict, "regression: %s ", row->name);
+			report_add_change(&verdict, &row->cells[1]);
+			fprintf(r->log, "robot: %s " SHORT ": %s: %s; bisecting\n",
+				t->branch, t->head, t->job, verdict.buf);
+			ret = robot_state_set_test(r->st, t->id, ROBOT_TEST_BISECT,
+						   row->name, verdict.buf,
+						   row->cells[1].change, err);
+			free(t->state);
+			free(t->metric);
+			t->state = xstrdup(ROBOT_TEST_BISECT);
+			t->metric = xstrdup(row->name);
+		} else {
+			ret = test_done(r, t, "no regression of a workload result",
+					err);
+		}
+	}
+	comparison_release(&cmp);
+	strbuf_release(&verdict);
+	free(dirs[0]);
+	free(dirs[1]);
+	return ret;
+}
+
+/* Measures base and head, interleaved, then compares them. */
+static int measure_test(struct robot *r, struct robot_test *t,
+			const struct job *job, struct kd_err *err)
+{
+	const char *commits[] = { t->base, t->head };
+	const char *which[] = { "base", "head" };
+	char *purpose = xasprintf("test %lld: base and head", t->id);
+	struct measure_request req = {
+		.job = job, .commits = commits, .n_commits = 2,
+		.runs = r->cfg->runs, .purpose = purpose,
+	};
+	struct measure_result mr;
+	char *verdict = NULL;
+	int ret = executor_measure(&r->rex.ex, &req, &mr, err);
+
+	free(purpose);
+	if (ret < 0 || mr.signal) {
+		if (mr.signal)
+			r->res->signal = mr.signal;
+		measure_result_release(&mr);
+		return ret;
+	}
+	for (size_t i = 0; i < 2 && !verdict && !ret; i++) {
+		if (mr.outcome[i] == MEASURE_BUILD_FAILED) {
+			verdict = xasprintf("%s " SHORT " does not build: %s",
+					    which[i], commits[i], mr.why[i]);
+			ret = robot_state_build_failed(r->st, commits[i],
+						       mr.why[i], err);
+		} else if (mr.outcome[i] != MEASURE_OK) {
+			verdict = xasprintf("%s " SHORT ": %s", which[i],
+					    commits[i], mr.why[i] ? mr.why[i]
+					    : "not measured");
+		}
+	}
+	if (!ret && verdict)
+		ret = test_done(r, t, verdict, err);
+	else if (!ret)
+		ret = compare_test(r, t, job, err);
+	free(verdict);
+	measure_result_release(&mr);
+	return ret;
+}
+
+/* bisect's steps, recorded for --status. */
+static void record_step(void *arg, const struct bisect_step_info *step)
+{
+	struct robot *r = arg;
+	struct kd_err err;
+
+	if (robot_state_bisect_step(r->st, r->bisecting, step->commit,
+				    bisect_class_name(step->verdict),
+				    step->said, &err) < 0)
+		fprintf(r->log, "robot: %s\n", err.msg);
+}
+
+/* "To" of the mail: the configured addresses and the commit's author. */
+static char *mail_to(struct robot *r, const char *commit)
+{
+	const char *args[] = { "log", "-1", "--format=%an <%ae>", commit,
+			       "--", NULL };
+	const struct robot_mail *m = &r->cfg->mail;
+	char *author = m->author ? git_line(r->cfg->repo, args) : NULL;
+	char *to;
+
+	if (author && mail_has_address(m->to))
+		to = xasprintf("%s, %s", author, m->to);
+	else
+		to = xstrdup(author ? author : m->to ? m->to : "");
+	free(author);
+	return to;
+}
+
+static char *message_id_of(const struct strbuf *text)
+{
+	const char *h = strstr(text->buf, "\nMessage-ID: ");
+
+	if (!h && !strncmp(text->buf, "Message-ID: ", 12))
+		h = text->buf - 1;
+	if (!h)
+		return NULL;
+	h += 13;
+	return xstrndup(h, strcspn(h, "\n"));
+}
+
+static int send_recorded(struct robot *r, const char *message_id,
+			 const char *text, struct kd_err *err)
+{
+	if (mail_send(r->cfg->mail.sendmail, text, strlen(text), err) < 0) {
+		kd_error_prefix(err, "mail %s", message_id);
+		return -1;
+	}
+	r->res->mailed++;
+	fprintf(r->log, "robot: mail %s sent\n", message_id);
+	return robot_state_mail_sent(r->st, message_id, err);
+}
+
+/*
+ * The mail about the first bad commit, unless one about (commit, job,
+ * metric) was sent; -1 (and the test stays open, to send it on the next
+ * pass) when it could not be sent.
+ */
+static int mail_found(struct robot *r, const struct robot_test *t,
+		      struct bisect_result *res, const struct bisect_opts *bo,
+		      struct kd_err *err)
+{
+	struct robot_mail_row row;
+	struct report_options ro = { 0 };
+	struct strbuf text = STRBUF_INIT;
+	char *to = NULL, *id = NULL;
+	bool found;
+	int ret = robot_state_mail_find(r->st, res->first_bad, t->job,
+					res->metric, &row, &found, err);
+
+	if (ret < 0)
+		return -1;
+	if (found && !strcmp(row.state, "sent")) {
+		fprintf(r->log, "robot: " SHORT ": %s: %s: mailed before (%s)\n",
+			res->first_bad, t->job, res->metric, row.message_id);
+	} else if (found) {
+		ret = send_recorded(r, row.message_id, row.text, err);
+	} else if (!r->cfg->mail.enabled) {
+		fprintf(r->log, "robot: " SHORT ": %s: %s: no mail section; not mailed\n",
+			res->first_bad, t->job, res->metric);
+	} else {
+		ro.from = r->cfg->mail.from;
+		ro.to = to = mail_to(r, res->first_bad);
+		ro.cc = r->cfg->mail.cc;
+		ret = bisect_report_write(res, bo, r->cfg->build, &ro, &text,
+					  err);
+		if (!ret && !(id = message_id_of(&text)))
+			ret = kd_error(err, "the report has no Message-ID");
+		if (!ret)
+			ret = robot_state_mail_add(r->st, res->first_bad,
+						   t->job, res->metric, t->id,
+						   id, text.buf, err);
+		if (!ret)
+			ret = send_recorded(r, id, text.buf, err);
+	}
+	robot_mail_row_release(&row);
+	strbuf_release(&text);
+	free(to);
+	free(id);
+	return ret < 0 ? -1 : 0;
+}
+
+/* The bisection's end, recorded with the test's. */
+static int end_bisect(struct robot *r, const struct robot_test *t,
+		      const char *end, const char *first_bad,
+		      const char *verdict, struct kd_err *err)
+{
+	int ret = robot_state_begin(r->st, err);
+
+	if (!ret)
+		ret = robot_state_bisect_end(r->st, t->id, end, first_bad, err);
+	if (!ret)
+		ret = test_done(r, t, verdict, err);
+	if (!ret)
+		return robot_state_commit(r->st, err);
+	robot_state_rollback(r->st);
+	return -1;
+}
+
+static int bisect_ended(struct robot *r, const struct robot_test *t,
+			struct bisect_result *res,
+			const struct bisect_opts *bo, struct kd_err *err)
+{
+	struct strbuf verdict = STRBUF_INIT;
+	int ret = 0;
+
+	r->res->bisected++;
+	switch (res->end) {
+	case BISECT_FOUND:
+		strbuf_addf(&verdict, "first bad commit " SHORT " (%s): %s",
+			    res->first_bad, res->subject, res->metric);
+		if (mail_found(r, t, res, bo, err) < 0) {
+			fprintf(r->log, "robot: %s; trying again on the next pass\n",
+				err->msg);
+			r->res->failed++;
+			break;
+		}
+		ret = end_bisect(r, t, "found", res->first_bad, verdict.buf,
+				 err);
+		break;
+	case BISECT_RANGE:
+		strbuf_addf(&verdict, "first bad commit one of %zu that could not all be tested (from " SHORT ")",
+			    res->n_candidates, res->candidates[0]);
+		ret = end_bisect(r, t, "range", NULL, verdict.buf, err);
+		break;
+	case BISECT_NOT_REPRODUCIBLE:
+		strbuf_addf(&verdict, "%s regressed, but not reproducibly in the bisection",
+			    res->metric ? res->metric : t->metric);
+		ret = end_bisect(r, t, "not reproducible", NULL, verdict.buf,
+				 err);
+		break;
+	case BISECT_STOPPED:
+		r->res->bisected--;
+		r->res->signal = res->signal;
+		break;
+	}
+	strbuf_release(&verdict);
+	return ret;
+}
+
+static int bisect_test(struct robot *r, const struct robot_test *t,
+		       const struct job *job, struct kd_err *err)
+{
+	char *purpose = xasprintf("test %lld: bisect", t->id);
+	struct bisect_opts bo = {
+		.repo = r->cfg->repo, .good = t->base, .bad = t->head,
+		.metric = t->metric, .runs = r->cfg->runs,
+		.max_runs = r->cfg->max_runs, .min_change = r->cfg->min_change,
+		.result_root = r->cfg->result_root, .job = job,
+		.executor = &r->rex.ex, .purpose = purpose,
+		.cancel_fd = r->o->cancel_fd, .log = r->log,
+		.on_step = record_step, .on_step_arg = r,
+	};
+	struct bisect_result res;
+	struct kd_err why;
+	bool usage;
+	int ret = robot_state_bisect_start(r->st, t->id, t->metric, t->base,
+					   t->head, err);
+
+	if (ret < 0) {
+		free(purpose);
+		return -1;
+	}
+	r->bisecting = t->id;
+	ret = bisect_run(&bo, &res, &usage, &why);
+	if (ret < 0 && res.store_failed) {
+		*err = why;
+	} else if (ret < 0) {
+		char *verdict = xasprintf("bisect failed: %s", why.msg);
+
+		r->res->failed++;
+		ret = end_bisect(r, t, verdict, NULL, verdict, err);
+		free(verdict);
+	} else {
+		ret = bisect_ended(r, t, &res, &bo, err);
+	}
+	bisect_result_release(&res);
+	free(purpose);
+	return ret;
+}
+
+/* Takes a test as far as it goes: measured, compared, bisected. */
+static int take_test(struct robot *r, struct robot_test *t,
+		     struct kd_err *err)
+{
+	const struct job *job = find_job(r->cfg, t->job);
+	int ret = 0;
+
+	if (!job)
+		return test_done(r, t, "the job is not in the configuration any more",
+				 err);
+	if (!strcmp(t->state, ROBOT_TEST_MEASURE))
+		ret = measure_test(r, t, job, err);
+	if (!ret && !r->res->signal && !strcmp(t->state, ROBOT_TEST_BISECT) &&
+	    !stopped(r))
+		ret = bisect_test(r, t, job, err);
+	return ret;
+}
+
+/* Every open test, oldest first: those a killed robot left, then new ones. */
+static int take_tests(struct robot *r, struct kd_err *err)
+{
+	struct robot_test *tests;
+	size_t n;
+	int ret = robot_state_open_tests(r->st, &tests, &n, err);
+
+	for (size_t i = 0; i < n && !ret && !stopped(r); i++)
+		ret = take_test(r, &tests[i], err);
+	for (size_t i = 0; i < n; i++)
+		robot_test_release(&tests[i]);
+	free(tests);
+	return ret;
+}
+
+int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
+	       struct kd_err *err)
+{
+	struct robot r = {
+		.o = o, .cfg = o->cfg, .st = o->state, .res = res,
+		.log = o->log,
+	};
+	char *head = git_head(o->cfg->repo);
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	r.rex.ex.ops = &recording_ops;
+	r.rex.ex.name = o->executor->name;
+	r.rex.ex.host = o->executor->host;
+	r.rex.inner = o->executor;
+	r.rex.st = o->state;
+	fetch(&r);
+	ret = add_tests(&r, err);
+	if (!ret)
+		ret = take_tests(&r, err);
+	/* The executor checks commits out: the work tree goes back. */
+	if (head) {
+		struct kd_err e;
+
+		if (git_checkout(o->cfg->repo, head, &e) < 0 && !ret)
+			ret = kd_error(err, "%s", e.msg);
+	}
+	free(head);
+	stopped(&r);
+	return ret;
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# kdelta robot's configuration is checked at load: each mistake is one line
+# with the file's line and column, status 2, before anything runs.
+source "$TESTLIB"
+command -v git >/dev/null || skip "git is not installed"
+
+cd "$T" || exit 1
+git init -q -b main repo
+git -C repo -c user.name=A -c user.email=a@example.org commit -q --allow-empty -m one
+git -C repo -c user.name=A -c user.email=a@example.org commit -q --allow-empty -m two
+cat >job.yaml <<EOF
+testcase: robot-config
+monitors: {}
+exec:
+  argv: [/bin/true]
+EOF
+
+# config TEXT: writes c.yaml, a good configuration's first lines then TEXT.
+config() {
+	printf 'repository: repo\n%b' "$1" >c.yaml
+}
+
+config 'branchs: [main]\njobs: [job.yaml]\nbuild: "true"\n'
+expect_error 2 "kdelta robot: c.yaml:2:1: unknown key 'branchs'; did you mean 'branches'?" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: "true"\nmystery: 1\n'
+expect_error 2 "kdelta robot: c.yaml:5:1: unknown key 'mystery'; see kdelta-robot(5)" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [nope]\njobs: [job.yaml]\nbuild: "true"\n'
+expect_error 2 "kdelta robot: c.yaml:2:12: branch 'nope' does not exist in $T/repo" \
+	"$KDELTA" robot --once c.yaml
+config 'branches:\n  - branch: main\n    base: nope\njobs: job.yaml\nbuild: make\n'
+expect_error 2 "kdelta robot: c.yaml:4:11: base 'nope' does not exist in $T/repo" \
+	"$KDELTA" robot --once c.yaml
+config 'branches:\n  - branch: main\n    bsae: main\njobs: job.yaml\nbuild: make\n'
+expect_error 2 "kdelta robot: c.yaml:4:5: branches: unknown key 'bsae'; did you mean 'base'?" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml, missing.yaml]\nbuild: "true"\n'
+expect_error 2 "kdelta robot: c.yaml:3:18: jobs: $T/missing.yaml: No such file or directory" \
+	"$KDELTA" robot --once c.yaml
+printf 'testcase: t\nexec: {argv: [x], bogus: 1}\n' >bad-job.yaml
+config 'branches: [main]\njobs: bad-job.yaml\nbuild: "true"\n'
+expect_error 2 "kdelta robot: c.yaml:3:7: jobs: $T/bad-job.yaml:2:19: unknown parameter 'bogus' in exec; see kdelta-job(5)" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\n'
+expect_error 2 "kdelta robot: c.yaml:1:1: missing required key 'build'; see kdelta-robot(5)" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: main\njobs: job.yaml\nbuild: make\n'
+expect_error 2 "kdelta robot: c.yaml:2:11: branches: expected a list of branches" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail: {to: a@b, too: c@d}\n'
+expect_error 2 "kdelta robot: c.yaml:5:17: mail: unknown key 'too'; did you mean 'to'?" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail: {author: false}\n'
+expect_error 2 "kdelta robot: c.yaml:5:7: mail: no recipient: give 'to', or leave 'author' true" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: cloud\n'
+expect_error 2 "kdelta robot: c.yaml:5:11: executor: unknown executor 'cloud'; this kdelta has 'local'" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nruns: 1\n'
+expect_error 2 "kdelta robot: c.yaml:5:7: runs: at least 2 runs, to tell a change from noise" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\ninterval: soon\n'
+expect_error 2 "kdelta robot: c.yaml:5:11: interval: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'soon'" \
+	"$KDELTA" robot --once c.yaml
+printf 'repository: nodir\nbranches: [main]\njobs: job.yaml\nbuild: make\n' >c.yaml
+expect_error 2 "kdelta robot: c.yaml:1:13: repository: $T/nodir: no such directory" \
+	"$KDELTA" robot --once c.yaml
+mkdir plain
+printf 'repository: plain\nbranches: [main]\njobs: job.yaml\nbuild: make\n' >c.yaml
+expect_error 2 "kdelta robot: c.yaml:1:13: repository: $T/plain is not a git work tree" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\n  jobs: job.yaml\n'
+expect_error 2 "kdelta robot: c.yaml:3:3: YAML syntax error: did not find expected key (while parsing a block mapping at line 1, column 1)" \
+	"$KDELTA" robot --once c.yaml
+
+# The command line.
+expect_error 2 "kdelta robot: no configuration file given; usage: kdelta robot [--once|--status] CONFIG.yaml" \
+	"$KDELTA" robot
+expect_error 2 "kdelta robot: unknown option '--bogus'; see 'kdelta robot --help'" \
+	"$KDELTA" robot --bogus c.yaml
+expect_error 2 "kdelta robot: --once and --status exclude each other" \
+	"$KDELTA" robot --once --status c.yaml
+"$KDELTA" robot --help | grep -q '^usage: kdelta robot' || fail "--help"
+
+# A good configuration: --status before the first pass.
+config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nresult-root: results\n'
+"$KDELTA" robot --status c.yaml >out 2>err || fail "--status: $(cat err)"
+[ "$(cat out)" = "state: $T/results/.kdelta/robot.db (none yet: the robot has not run)" ] ||
+	fail "--status before a pass: $(cat out)"
+
+# kdelta-robot(5) renders without warnings.
+if command -v man >/dev/null; then
+	out=$(man --warnings -E UTF-8 -l -Tutf8 -Z "$SRCDIR/man/kdelta-robot.5" 2>&1 >/dev/null)
+	[ -z "$out" ] || fail "kdelta-robot.5 renders with warnings: $out"
+fi
+finish

@@ -1,0 +1,155 @@
+#!/bin/bash
+# kdelta robot end to end with the local executor, on the bisect fixture
+# (testdata/bisect/make-repo.sh: commit 7 of 10 makes bench do twice the
+# work, a difference far above the noise of a busy machine; commit 4, the
+# first one git bisect proposes between 0 and 9, does not compile).  The
+# robot watches main against the branch "stable" (commit 0) and the branch
+# "broken" (commit 4) against its parent, and "next", the same as main:
+# its bisection ends at the same commit, and is not mailed again.
+#
+# 1. A pass is killed (SIGKILL) in the middle of the bisection: no mail.
+# 2. The next pass resumes: the bisection ends at commit 7 (the broken
+#    commit skipped, and recorded as the broken branch's verdict), but
+#    sendmail fails: the mail is kept, the test stays open.
+# 3. The next pass sends the kept mail: exactly one is delivered (to the
+#    local SMTP server, through msmtp), to the configured address and the
+#    commit's author.
+# 4. Another pass sends nothing.  --status tells what happened.
+# 5. The loop ends cleanly on SIGTERM while it waits for the next pass.
+source "$TESTLIB"
+command -v git >/dev/null || skip "git is not installed"
+command -v cc >/dev/null || skip "no C compiler (cc) to build the fixture"
+source "$SRCDIR/tests/report/smtp.sh"
+
+REPO=$T/repo M=$T/smtp
+mapfile -t H < <("$TESTDATA/bisect/make-repo.sh" "$REPO" --commits 10 \
+	--slow-at 7 --more-work 100 --broken-at 4) ||
+	skip "cannot make the fixture repository"
+[ "${#H[@]}" = 10 ] || skip "cannot make the fixture repository"
+git -C "$REPO" branch stable "${H[0]}"
+git -C "$REPO" branch broken "${H[4]}"
+git -C "$REPO" branch next "${H[9]}"
+
+start_smtp "$M"
+pid=
+trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; kill "$smtp_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+
+cat >"$T/job.yaml" <<EOF
+testcase: robot-fixture
+monitors: {}
+exec:
+  argv: [$REPO/bench]
+EOF
+cat >"$T/robot.yaml" <<EOF
+repository: repo
+branches:
+  - branch: main
+    base: stable
+  - broken
+  - branch: next
+    base: stable
+jobs: [job.yaml]
+build: cc -O2 -o bench bench.c
+runs: 3
+max-runs: 10
+result-root: results
+work-dir: work
+interval: 1h
+mail:
+  from: kdelta robot <robot@example.org>
+  to: [dev@example.org]
+  sendmail: msmtp -C $T/msmtprc -t -i
+EOF
+
+mails() {
+	find "$M" -name '*.eml' | wc -l
+}
+
+# 1. Killed once a bisection step is classified.
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out1" 2>"$T/err1" &
+pid=$!
+wait_line "$T/err1" '^bisect: testing .*→ (good|bad)$' "$pid" ||
+	fail "no bisection step: $(cat "$T/err1")"
+kill -9 "$pid"
+{ wait "$pid"; } 2>/dev/null	# without bash's "Killed" line
+pid=
+grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+%; bisecting$" "$T/err1" ||
+	fail "no regression found: $(cat "$T/err1")"
+[ "$(mails)" = 0 ] || fail "a mail before the bisection ended"
+
+# 2. Resumed: the bisection ends, but sendmail fails: the mail is kept.
+sed -i "s|^  sendmail: .*|  sendmail: /bin/false -t|" "$T/robot.yaml"
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out2" 2>"$T/err2"
+status=$?
+[ "$status" = 0 ] || fail "second pass: exit status $status: $(cat "$T/err2")"
+grep -qxF "bisect: an interrupted kdelta bisect was left in $REPO; resetting it" "$T/err2" ||
+	fail "the killed bisection was not reset: $(cat "$T/err2")"
+grep -q "^robot: main .*; bisecting" "$T/err2" &&
+	fail "base and head compared again after the kill: $(cat "$T/err2")"
+id=$(sed -n 's/^robot: mail \(<kdelta-[^>]*>\): \/bin\/false -t failed (exit status 1); the mail was not sent; trying again on the next pass$/\1/p' "$T/err2" | sort -u)
+# Both main and next tried to send it: the same message.
+[ -n "$id" ] && [ "$(echo "$id" | wc -l)" = 1 ] || fail "no failed mail, or two: $(cat "$T/err2")"
+[ "$(mails)" = 0 ] || fail "a mail delivered through /bin/false"
+"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
+grep -Eq "^  test 1  main  robot-fixture/argv-[0-9a-f]+  ${H[0]:0:12}\.\.${H[9]:0:12}  bisect exec\.ops_per_sec$" "$T/status" ||
+	fail "--status: the test is not open: $(cat "$T/status")"
+grep -Eq "^  \(not sent\)  +${H[7]:0:12}  robot-fixture/argv-[0-9a-f]+  exec\.ops_per_sec  $id sending$" "$T/status" ||
+	fail "--status: the mail is not pending: $(cat "$T/status")"
+
+# 3. The next pass sends the same message; there is one mail.
+sed -i "s|^  sendmail: .*|  sendmail: msmtp -C $T/msmtprc -t -i|" "$T/robot.yaml"
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out2" 2>>"$T/err2"
+status=$?
+[ "$status" = 0 ] || fail "third pass: exit status $status: $(cat "$T/err2")"
+grep -qxF "robot: mail $id sent" "$T/err2" || fail "the kept mail was not sent: $(cat "$T/err2")"
+grep -Eqx "robot: ${H[7]:0:12}: robot-fixture/argv-[0-9a-f]+: exec\.ops_per_sec: mailed before \($id\)" "$T/err2" ||
+	fail "the branch next was mailed again: $(cat "$T/err2")"
+grep -Eq "^bisect: testing ${H[4]:0:12} .*: build failed \(.*\) → skip$" "$T/err1" "$T/err2" ||
+	fail "the broken commit was not skipped: $(cat "$T/err1" "$T/err2")"
+grep -Eqx "robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: first bad commit ${H[7]:0:12} \(commit 7: bench: do 100% more work per operation\): exec.ops_per_sec" "$T/err2" ||
+	fail "no first bad commit: $(cat "$T/err2")"
+grep -Eq "^robot: broken ${H[4]:0:12}: robot-fixture/argv-[0-9a-f]+: head ${H[4]:0:12} does not build: exited with status 1: .*error" "$T/err1" "$T/err2" ||
+	fail "the broken head is not recorded as such: $(cat "$T/err1" "$T/err2")"
+wait_nonempty "$M/1.eml" || fail "no mail delivered"
+sleep 0.5
+[ "$(mails)" = 1 ] || fail "$(mails) mails delivered, want 1"
+printf 'fixture@kdelta.invalid\ndev@example.org\n' >"$T/rcpt"
+diff -u "$T/rcpt" "$M/1.rcpt" >&2 || fail "envelope recipients differ"
+tr -d '\r' <"$M/1.eml" >"$T/mail"
+grep -q 'filename="robot-fixture.yaml"' "$T/mail" || fail "the job file is not attached"
+# The run that kill -9 cut short is a failed run of the commit it measured:
+# when that was the first bad commit, the mail leads with the failure.
+grep -Eq "^Subject: \[kdelta\] ${H[7]:0:12}: (exec\.ops_per_sec -[0-9.]+% regression|robot-fixture fails in 1 of [0-9]+ runs)$" "$T/mail" ||
+	fail "the mail's subject: $(grep '^Subject' "$T/mail")"
+grep -qxF "Message-ID: $id" "$T/mail" || fail "the mail sent is not the one kept"
+
+# 4. Nothing new: nothing sent.
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out3" 2>"$T/err3" ||
+	fail "fourth pass: $(cat "$T/err3")"
+sleep 0.5
+[ "$(mails)" = 1 ] || fail "the fourth pass mailed again"
+grep -q "mail .* sent" "$T/err3" && fail "the fourth pass sent: $(cat "$T/err3")"
+
+"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
+grep -Eq "^  [0-9-]+ [0-9:]+  main  robot-fixture/argv-[0-9a-f]+  ${H[0]:0:12}\.\.${H[9]:0:12}  first bad commit ${H[7]:0:12} " "$T/status" ||
+	fail "--status has no verdict of main: $(cat "$T/status")"
+grep -Eq "^  [0-9-]+ [0-9:]+  broken  robot-fixture/argv-[0-9a-f]+  ${H[3]:0:12}\.\.${H[4]:0:12}  head ${H[4]:0:12} does not build" "$T/status" ||
+	fail "--status has no verdict of broken: $(cat "$T/status")"
+grep -Eq "^  [0-9-]+ [0-9:]+  ${H[7]:0:12}  robot-fixture/argv-[0-9a-f]+  exec\.ops_per_sec  <kdelta-.*> sent$" "$T/status" ||
+	fail "--status has no mail: $(cat "$T/status")"
+sed -n '/^queue:/,/^recent/p' "$T/status" | grep -qx '  (none)' ||
+	fail "--status: tests left in the queue: $(cat "$T/status")"
+
+# 5. The loop: SIGTERM while it waits ends it, status 0.
+"$KDELTA" robot "$T/robot.yaml" >"$T/out4" 2>"$T/err4" &
+pid=$!
+wait_line "$T/err4" '^robot: next pass in 3600s$' "$pid" || fail "the loop did not wait: $(cat "$T/err4")"
+kill -TERM "$pid"
+wait "$pid"
+status=$?
+pid=
+[ "$status" = 0 ] || fail "after SIGTERM: exit status $status, want 0"
+grep -qxF "kdelta robot: stopped by SIGTERM; the next start resumes where it was" "$T/err4" ||
+	fail "after SIGTERM: $(cat "$T/err4")"
+[ "$(mails)" = 1 ] || fail "the loop mailed again"
+finish
