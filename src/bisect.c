@@ -27,6 +27,7 @@
 #include "kdelta/report.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/runner.h"
+#include "kdelta/sequential.h"
 #include "kdelta/stats.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -42,6 +43,8 @@ struct bisect {
 	const char *good, *bad;	/* full hashes (gb's) */
 	char *last_good;	/* the last commit found good */
 	char *metric;
+	struct seq_look *looks;	/* at good against bad, so far */
+	size_t nlooks, alloc_looks;
 };
 
 /* The store's directory of a commit's runs of the job. */
@@ -248,41 +251,62 @@ static int compare_commits(struct bisect *b, const char *base,
 	return ret;
 }
 
+/* " (-50.1%, interval -51.0% to -49.2%)": the change and its interval. */
+static void add_interval(struct strbuf *line, const struct change_interval *ci,
+			 bool points)
+{
+	const char *unit = points ? " points" : "%";
+
+	if (!isfinite(ci->estimate))
+		return;
+	strbuf_addf(line, " (%+.1f%s", ci->estimate, unit);
+	if (ci->bounded)
+		strbuf_addf(line, ", interval %+.1f%s to %+.1f%s", ci->low,
+			    unit, ci->high, unit);
+	strbuf_addch(line, ')');
+}
+
 /*
- * Whether good and bad differ in the metric, as kdelta compare decides
- * it; when they cannot differ any more, the table goes into the result.
+ * Whether good and bad differ in the metric: one look of a sequential
+ * design (sequential.h) at their samples so far, so that looking again
+ * after every run calls a difference no more often than
+ * BISECT_REPRODUCE_ALPHA.  *decided once they differ, are shown the same
+ * (within --min-change), or are at their last look (last: both have
+ * --max-runs); when they do not differ, kdelta compare's table of the two
+ * goes into the result.
  */
 static int reproduced(struct bisect *b, const struct bisect_samples *g,
-		      const struct bisect_samples *s, bool last, bool *yes,
-		      struct kd_err *err)
+		      const struct bisect_samples *s, bool last,
+		      bool *decided, bool *yes, struct kd_err *err)
 {
-	struct comparison cmp;
-	struct compare_options opt;
-	const struct metric_row *row;
+	struct seq_design d = {
+		.spending = SEQ_OBRIEN_FLEMING, .alpha = BISECT_REPRODUCE_ALPHA,
+		.max_runs = b->o->max_runs, .min_change = b->o->min_change,
+		.points = metric_is_percent(b->metric),
+	};
+	struct strbuf line = STRBUF_INIT;
+	struct seq_result sr;
 
-	*yes = false;
-	if (compare_commits(b, b->good, b->bad, true, &cmp, &opt, err) < 0) {
-		comparison_release(&cmp);
-		return -1;
-	}
-	row = comparison_find_row(&cmp, b->metric);
-	*yes = row && row->cells[1].verdict == VERDICT_CHANGED;
-	if (*yes || last) {
-		fprintf(b->o->log, "bisect: good " SHORT ", bad " SHORT ": %zu and %zu runs, %s %.6g and %.6g",
-			b->good, b->bad, g->n, s->n, b->metric, samples_mean(g), samples_mean(s));
-		if (row && row->cells[1].verdict != VERDICT_ABSENT)
-			fprintf(b->o->log, " (%+.1f%%, p = %.2g)",
-				row->cells[1].change, row->cells[1].test.p);
-		fprintf(b->o->log, " → %s\n", *yes ? "they differ"
-						   : "not reproducible");
-	}
-	if (!*yes && last) {
-		b->res->cmp = cmp;
-		b->res->opt = opt;
-	} else {
-		comparison_release(&cmp);
-	}
-	return 0;
+	ALLOC_GROW(b->looks, b->nlooks + 1, b->alloc_looks);
+	b->looks[b->nlooks++] = (struct seq_look){ g->n, s->n };
+	if (seq_decide(&d, b->looks, b->nlooks, g->x, g->n, s->x, s->n,
+		       &sr) < 0)
+		sr.verdict = SEQ_CONTINUE;
+	*yes = sr.verdict == SEQ_CHANGED;
+	*decided = sr.verdict != SEQ_CONTINUE || last;
+	if (!*decided)
+		return 0;
+	strbuf_addf(&line, "bisect: good " SHORT ", bad " SHORT ": %zu and %zu runs, %s %.6g and %.6g",
+		    b->good, b->bad, g->n, s->n, b->metric, samples_mean(g),
+		    samples_mean(s));
+	add_interval(&line, &sr.ci, d.points);
+	fprintf(b->o->log, "%s → %s\n", line.buf,
+		*yes ? "they differ" : "not reproducible");
+	strbuf_release(&line);
+	if (*yes)
+		return 0;
+	return compare_commits(b, b->good, b->bad, true, &b->res->cmp,
+			       &b->res->opt, err);
 }
 
 static bool stopped(struct bisect *b)
@@ -321,9 +345,9 @@ static int run_end(struct bisect *b, const char *hash, size_t runs,
 }
 
 /*
- * Step 1: runs good and bad in turn (the one with fewer runs first) until
- * the metric differs as kdelta compare decides it, with at least --runs
- * runs (and 3) each, or both have --max-runs.  *differ says which.
+ * Step 1: runs good and bad in turn (the one with fewer runs first), from
+ * --runs runs (and 3) each on looking after every run, until the metric
+ * differs, is shown the same, or both have --max-runs.  *differ says which.
  */
 static int show_difference(struct bisect *b, bool *differ, struct kd_err *err)
 {
@@ -337,7 +361,7 @@ static int show_difference(struct bisect *b, bool *differ, struct kd_err *err)
 		enum measure_outcome outcome;
 		const char *next;
 		size_t runs;
-		bool last;
+		bool last, decided = false;
 
 		if ((!b->metric && choose_metric(b, err) < 0) ||
 		    load_samples(b, b->good, &g, err) < 0) {
@@ -351,14 +375,15 @@ static int show_difference(struct bisect *b, bool *differ, struct kd_err *err)
 		}
 		last = g.runs >= b->o->max_runs && s.runs >= b->o->max_runs;
 		if (b->metric && ((g.n >= need && s.n >= need) || last))
-			ret = reproduced(b, &g, &s, last, differ, err);
+			ret = reproduced(b, &g, &s, last, &decided, differ,
+					 err);
 		next = g.runs <= s.runs ? b->good : b->bad;
 		if ((next == b->good ? g.runs : s.runs) >= b->o->max_runs)
 			next = next == b->good ? b->bad : b->good;
 		runs = next == b->good ? g.runs : s.runs;
 		samples_release(&g);
 		samples_release(&s);
-		if (ret < 0 || *differ || last)
+		if (ret < 0 || decided || last)
 			break;
 		ret = run_end(b, next, runs, &outcome, err);
 	}
@@ -644,6 +669,7 @@ int bisect_run(const struct bisect_opts *opts, struct bisect_result *res,
 	}
 	res->metric = b.metric;
 	free(b.last_good);
+	free(b.looks);
 	return ret;
 }
 

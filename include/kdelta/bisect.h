@@ -22,8 +22,14 @@
  * "9. Bisect"; kdelta bisect in kdelta(1).
  */
 
-/* Runs of good and bad before their difference is tested (the comparer's). */
+/* Runs of good and bad before their difference is first looked at. */
 #define BISECT_MIN_REPRODUCE_RUNS 3
+/*
+ * The rate of calling good and bad different when they are not, over all
+ * the looks (sequential.h), and of calling them the same when they differ
+ * by --min-change or more.
+ */
+#define BISECT_REPRODUCE_ALPHA 0.05
 
 struct executor;
 

@@ -17,7 +17,7 @@ expect_line "$T/out" "# first bad commit: [${H[13]}] commit 13: bench: do 100% m
 # The table: the parent as the base, the key result changed by about -50%.
 grep -Eq '^ +[0-9]+( +±[ 0-9]+%)? +-(4[0-9]|5[0-9])\.[0-9]% +[0-9]+( +±[ 0-9]+%)? +exec\.ops_per_sec$' "$T/out" ||
 	fail "no exec.ops_per_sec row with a change of about -50% in the table"
-grep -Eq "^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: [0-9]+ and [0-9]+ runs, exec\.ops_per_sec [0-9.e+]+ and [0-9.e+]+ \(-(4[0-9]|5[0-9])\.[0-9]%, p = [0-9.e-]+\) → they differ$" "$T/err" ||
+grep -Eq "^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: [0-9]+ and [0-9]+ runs, exec\.ops_per_sec [0-9.e+]+ and [0-9.e+]+ \(-(4[0-9]|5[0-9])\.[0-9]%, interval -[0-9.]+% to -[0-9.]+%\) → they differ$" "$T/err" ||
 	fail "no line saying that good and bad differ by about -50% after their first runs"
 # Each tested commit on one line, classified on the side of the fixture's
 # change it is on.

@@ -15,10 +15,12 @@ expect_line "$T/out" "  ${H[0]:0:12} (\"commit 0: patch level 0\")"
 expect_line "$T/out" "  ${H[19]:0:12} (\"commit 19: patch level 19\")"
 grep -Eq '^ +[0-9]+( +±[ 0-9]+%)? +\( *[-+][0-9]\.[0-9]%\) +[0-9]+( +±[ 0-9]+%)? +exec\.ops_per_sec$' "$T/out" ||
 	fail "no unchanged exec.ops_per_sec row in the table: $(cat "$T/out")"
-grep -Eq "^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: 4 and 4 runs, exec\.ops_per_sec .* → not reproducible$" "$T/err" ||
-	fail "no line saying good and bad do not differ after 4 runs each: $(cat "$T/err")"
+# Shown the same (within 5%) at the first look, after 3 runs each, or
+# undecided at --max-runs.
+n=$(sed -n "s/^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: \([34]\) and \1 runs, exec\.ops_per_sec .* → not reproducible$/\1/p" "$T/err")
+[ -n "$n" ] || fail "no line saying good and bad do not differ after 3 or 4 runs each: $(cat "$T/err")"
 grep -q '^bisect: testing' "$T/err" && fail "bisected although good and bad do not differ"
-[ "$(run_counts)" = "$(printf '%s 4\n' "${H[0]}" "${H[19]}" | sort)" ] ||
-	fail "runs stored: $(run_counts), want 4 of good and 4 of bad"
+[ "$(run_counts)" = "$(printf '%s %s\n' "${H[0]}" "$n" "${H[19]}" "$n" | sort)" ] ||
+	fail "runs stored: $(run_counts), want $n of good and $n of bad"
 expect_restored "${H[17]}"
 finish
