@@ -26,11 +26,13 @@
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
 #include "kdelta/mail.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/proc.h"
 #include "kdelta/report.h"
 #include "kdelta/robot-state.h"
 #include "kdelta/robot.h"
 #include "kdelta/runner.h"
+#include "kdelta/sequential.h"
 #include "kdelta/util.h"
 
 /* Hashes in progress lines: 12 digits, as robot mails have. */
@@ -290,27 +292,109 @@ static int test_done(struct robot *r, const struct robot_test *t,
 				    verdict, NAN, err);
 }
 
-/* The workload result that regressed most, or NULL. */
-static const struct metric_row *worst_regression(const struct comparison *cmp)
+/* The looks at base against head so far (sequential.h). */
+struct looks {
+	struct seq_look *at;
+	size_t n, alloc;
+};
+
+/*
+ * A workload result at the newest look: seq_decide() on base's and head's
+ * samples; SEQ_CONTINUE when they do not match the look (a run lacked it).
+ */
+static enum seq_verdict judge(const struct robot_config *cfg,
+			      const struct metric_row *row,
+			      const struct looks *lk, struct seq_result *sr)
+{
+	const struct metric_cell *a = &row->cells[0], *b = &row->cells[1];
+	struct seq_design d = {
+		.spending = SEQ_OBRIEN_FLEMING, .alpha = ROBOT_ALPHA,
+		.max_runs = cfg->max_runs, .min_change = cfg->min_change,
+		.points = metric_is_percent(row->name),
+	};
+
+	if (!a->samples || !b->samples ||
+	    seq_decide(&d, lk->at, lk->n, a->samples, a->sum.n, b->samples,
+		       b->sum.n, sr) < 0)
+		sr->verdict = SEQ_CONTINUE;
+	return sr->verdict;
+}
+
+/*
+ * The workload result whose change is largest among those that changed
+ * for the worse, or NULL; *open when one is still undecided.
+ */
+static const struct metric_row *worst_regression(const struct robot_config *cfg,
+						 const struct comparison *cmp,
+						 const struct looks *lk,
+						 bool *open)
 {
 	const struct metric_row *worst = NULL;
+	double worst_change = 0;
 
+	*open = false;
 	for (size_t i = 0; i < cmp->nrows; i++) {
 		const struct metric_row *row = &cmp->rows[i];
-		const struct metric_cell *c = &row->cells[1];
+		struct seq_result sr;
 
-		if (!row->key || c->verdict != VERDICT_CHANGED ||
-		    row->better * c->change >= 0)
+		if (!row->key)
 			continue;
-		if (!worst || fabs(c->change) > fabs(worst->cells[1].change))
+		if (judge(cfg, row, lk, &sr) == SEQ_CONTINUE)
+			*open = true;
+		if (sr.verdict != SEQ_CHANGED ||
+		    row->better * sr.ci.estimate >= 0)
+			continue;
+		if (!worst || fabs(sr.ci.estimate) > worst_change) {
 			worst = row;
+			worst_change = fabs(sr.ci.estimate);
+		}
 	}
 	return worst;
 }
 
-/* base and head compared as kdelta compare compares them. */
+/* A look: the samples of the first workload result, base's and head's. */
+static void add_look(const struct comparison *cmp, struct looks *lk)
+{
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		if (!cmp->rows[i].key)
+			continue;
+		ALLOC_GROW(lk->at, lk->n + 1, lk->alloc);
+		lk->at[lk->n++] = (struct seq_look){
+			cmp->rows[i].cells[0].sum.n, cmp->rows[i].cells[1].sum.n,
+		};
+		return;
+	}
+}
+
+static int regressed(struct robot *r, struct robot_test *t,
+		     const struct metric_row *row, struct kd_err *err)
+{
+	struct strbuf verdict = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&verdict, "regression: %s ", row->name);
+	report_add_change(&verdict, &row->cells[1]);
+	fprintf(r->log, "robot: %s " SHORT ": %s: %s; bisecting\n",
+		t->branch, t->head, t->job, verdict.buf);
+	ret = robot_state_set_test(r->st, t->id, ROBOT_TEST_BISECT, row->name,
+				   verdict.buf, row->cells[1].change, err);
+	free(t->state);
+	free(t->metric);
+	t->state = xstrdup(ROBOT_TEST_BISECT);
+	t->metric = xstrdup(row->name);
+	strbuf_release(&verdict);
+	return ret;
+}
+
+/*
+ * base and head compared, and a look of the sequential design at every
+ * workload result: a regression goes to bisect; when none is undecided
+ * any more (or at the last look), the test is done; else *decided is
+ * false: they need more runs.
+ */
 static int compare_test(struct robot *r, struct robot_test *t,
-			const struct job *job, struct kd_err *err)
+			const struct job *job, struct looks *lk, bool last,
+			bool *decided, struct kd_err *err)
 {
 	char *dirs[2] = {
 		runner_commit_dir(job, r->cfg->result_root, r->rex.ex.host, t->base),
@@ -319,61 +403,56 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	struct compare_options opt;
 	struct comparison cmp;
 	const struct metric_row *row;
-	struct strbuf verdict = STRBUF_INIT;
+	bool open;
 	int ret = compare_dirs((const char *const *)dirs, 2, r->cfg->repo,
 			       &cmp, err);
 
+	*decided = true;
 	compare_options_init(&opt);
 	opt.min_change = r->cfg->min_change;
 	if (!ret) {
 		compare_decide(&cmp, &opt);
-		row = worst_regression(&cmp);
-		r->res->tested++;
-		if (row) {
-			strbuf_addf(&verdict, "regression: %s ", row->name);
-			report_add_change(&verdict, &row->cells[1]);
-			fprintf(r->log, "robot: %s " SHORT ": %s: %s; bisecting\n",
-				t->branch, t->head, t->job, verdict.buf);
-			ret = robot_state_set_test(r->st, t->id, ROBOT_TEST_BISECT,
-						   row->name, verdict.buf,
-						   row->cells[1].change, err);
-			free(t->state);
-			free(t->metric);
-			t->state = xstrdup(ROBOT_TEST_BISECT);
-			t->metric = xstrdup(row->name);
-		} else {
+		add_look(&cmp, lk);
+		row = worst_regression(r->cfg, &cmp, lk, &open);
+		if (row)
+			ret = regressed(r, t, row, err);
+		else if (!open || last)
 			ret = test_done(r, t, "no regression of a workload result",
 					err);
-		}
+		else
+			*decided = false;
+		r->res->tested += *decided;
 	}
 	comparison_release(&cmp);
-	strbuf_release(&verdict);
 	free(dirs[0]);
 	free(dirs[1]);
 	return ret;
 }
 
-/* Measures base and head, interleaved, then compares them. */
-static int measure_test(struct robot *r, struct robot_test *t,
-			const struct job *job, struct kd_err *err)
+/*
+ * Base and head get runs runs each, interleaved: 0; 1 when the test ended
+ * (one of them does not build, or its job failed) or a signal came.
+ */
+static int measure_runs(struct robot *r, struct robot_test *t,
+			const struct job *job, unsigned runs,
+			struct kd_err *err)
 {
 	const char *commits[] = { t->base, t->head };
 	const char *which[] = { "base", "head" };
-	char *purpose = xasprintf("test %lld: base and head", t->id);
+	char *purpose = xasprintf("test %lld: base and head to %u runs",
+				  t->id, runs);
 	struct measure_request req = {
 		.job = job, .commits = commits, .n_commits = 2,
-		.runs = r->cfg->runs, .purpose = purpose,
+		.runs = runs, .purpose = purpose,
 	};
 	struct measure_result mr;
 	char *verdict = NULL;
 	int ret = executor_measure(&r->rex.ex, &req, &mr, err);
 
 	free(purpose);
-	if (ret < 0 || mr.signal) {
-		if (mr.signal)
-			r->res->signal = mr.signal;
-		measure_result_release(&mr);
-		return ret;
+	if (!ret && mr.signal) {
+		r->res->signal = mr.signal;
+		ret = 1;
 	}
 	for (size_t i = 0; i < 2 && !verdict && !ret; i++) {
 		if (mr.outcome[i] == MEASURE_BUILD_FAILED) {
@@ -388,12 +467,34 @@ static int measure_test(struct robot *r, struct robot_test *t,
 		}
 	}
 	if (!ret && verdict)
-		ret = test_done(r, t, verdict, err);
-	else if (!ret)
-		ret = compare_test(r, t, job, err);
+		ret = test_done(r, t, verdict, err) < 0 ? -1 : 1;
 	free(verdict);
 	measure_result_release(&mr);
 	return ret;
+}
+
+/*
+ * Measures base and head, --runs runs each, then a run more each until
+ * every workload result is decided (sequential.h) or --max-runs.
+ */
+static int measure_test(struct robot *r, struct robot_test *t,
+			const struct job *job, struct kd_err *err)
+{
+	struct looks lk = { 0 };
+	unsigned runs = r->cfg->runs;
+	bool decided = false;
+	int ret = 0;
+
+	while (!ret && !decided && !stopped(r)) {
+		ret = measure_runs(r, t, job, runs, err);
+		if (!ret)
+			ret = compare_test(r, t, job, &lk,
+					   runs >= r->cfg->max_runs, &decided,
+					   err);
+		runs++;
+	}
+	free(lk.at);
+	return ret < 0 ? -1 : 0;
 }
 
 /* bisect's steps, recorded for --status. */

@@ -21,6 +21,12 @@
 #define ROBOT_DEFAULT_MAX_RUNS 10
 #define ROBOT_DEFAULT_INTERVAL 600.0	/* seconds between passes */
 #define ROBOT_STATE_FILE ".kdelta/robot.db"	/* in the result root */
+/*
+ * Calling a workload result of base and head changed when it is not, over
+ * all the looks at them (sequential.h), and the same when it changed by
+ * min-change or more.
+ */
+#define ROBOT_ALPHA 0.05
 
 /* A branch to watch, and what its heads are compared with. */
 struct robot_branch {
