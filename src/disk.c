@@ -619,7 +619,8 @@ static int teardown(struct fs_mount *m, int *unmounted, struct kd_err *err)
 	m->work_fd = -1;
 	if (m->mnt.id)
 		unmount_one(m, &m->mnt, &problems, unmounted);
-	if (loop_detach(&m->loop, &e) < 0) {
+	/* A file system left mounted lazily holds the loop device. */
+	if (loop_detach(&m->loop, problems.len > 0, &e) < 0) {
 		note_problem(&problems, &e);
 		loop_left = true;
 	}

@@ -21,8 +21,12 @@
 #define LOOP_MAJOR 7
 /* Another process may take the free device we were given: try again. */
 #define LOOP_ATTACH_ATTEMPTS 16
-/* How long loop_detach() waits for the kernel to let go of the file. */
-#define LOOP_DETACH_ATTEMPTS 20
+/*
+ * How long loop_detach() waits for the kernel to let go of the file: udev's
+ * probe of a new or changed device holds it open for a moment, which on a
+ * loaded machine was seen to last over a second; 10 s at most.
+ */
+#define LOOP_DETACH_ATTEMPTS 200
 #define LOOP_DETACH_PAUSE_NS 50000000L
 
 /* Whether the kernel still has loop device number attached (sysfs). */
@@ -181,14 +185,15 @@ int loop_verify(const struct loop_dev *dev, struct kd_err *err)
  * which it does once kdelta is its only user (udev or blkid may hold it
  * open for a moment; the mounted file system holds it until unmounted).
  */
-static int clear_held(struct loop_dev *dev, struct kd_err *err)
+static int clear_held(struct loop_dev *dev, bool in_use, struct kd_err *err)
 {
 	const struct timespec pause = { 0, LOOP_DETACH_PAUSE_NS };
 	/* Never LOOP_CLR_FD a device that is not (any more) bound to it. */
 	int ours = backed_by_own_file(dev, err);
 	bool was_ours = ours > 0;
+	int attempts = in_use ? 1 : LOOP_DETACH_ATTEMPTS;
 
-	for (int attempt = 0; attempt < LOOP_DETACH_ATTEMPTS && ours > 0;
+	for (int attempt = 0; attempt < attempts && ours > 0;
 	     attempt++) {
 		ioctl(dev->fd, LOOP_CLR_FD, 0);
 		ours = backed_by_own_file(dev, err);
@@ -210,7 +215,7 @@ static int clear_held(struct loop_dev *dev, struct kd_err *err)
 	return 0;
 }
 
-int loop_detach(struct loop_dev *dev, struct kd_err *err)
+int loop_detach(struct loop_dev *dev, bool in_use, struct kd_err *err)
 {
 	int ret = 0;
 
@@ -220,7 +225,7 @@ int loop_detach(struct loop_dev *dev, struct kd_err *err)
 	if (dev->fd < 0 && open_loop_device(dev, dev->number, err) < 0)
 		ret = still_bound(dev->number) ? -1 : 0;
 	else
-		ret = clear_held(dev, err);
+		ret = clear_held(dev, in_use, err);
 	free(dev->backing_file);
 	dev->backing_file = NULL;
 	dev->number = -1;

@@ -2,6 +2,7 @@
 #ifndef KDELTA_LOOP_H
 #define KDELTA_LOOP_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "kdelta/err.h"
@@ -45,7 +46,10 @@ int loop_verify(const struct loop_dev *dev, struct kd_err *err);
  * of a killed kdelta, number and backing_dev/backing_ino as it recorded
  * them), /dev/loopN is opened again and detached only when it is still
  * bound to that file.  Does nothing when dev was never attached.
+ * in_use: the caller knows that something still holds the device (a file
+ * system it had to unmount lazily): one LOOP_CLR_FD (autoclear), no waiting
+ * for a release that will not come soon.
  */
-int loop_detach(struct loop_dev *dev, struct kd_err *err);
+int loop_detach(struct loop_dev *dev, bool in_use, struct kd_err *err);
 
 #endif

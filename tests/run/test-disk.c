@@ -641,9 +641,9 @@ static void test_loop_verify(void)
 	CHECK(loop_verify(&other, &err) == -1);
 	got = without_loop_number(err.msg);
 	CHECK_STR(got, want);
-	CHECK(!loop_detach(&dev, &err));
+	CHECK(!loop_detach(&dev, false, &err));
 	CHECK(dev.fd == -1);
-	CHECK(!loop_detach(&dev, &err));
+	CHECK(!loop_detach(&dev, false, &err));
 	CHECK(!some_loop_device_mentions(base));
 	unlink(a);
 	unlink(b);
