@@ -309,6 +309,17 @@ static int reproduced(struct bisect *b, const struct bisect_samples *g,
 			       &b->res->opt, err);
 }
 
+/*
+ * The runs compare needs to decide (--runs, and at least 3): bisect may
+ * have classified a commit with fewer, but the table of the first bad
+ * commit and its base must show what the bisection found.
+ */
+static size_t table_runs(struct bisect *b)
+{
+	return b->o->runs > BISECT_MIN_REPRODUCE_RUNS
+		? b->o->runs : BISECT_MIN_REPRODUCE_RUNS;
+}
+
 static bool stopped(struct bisect *b)
 {
 	int sig = proc_caught_signal(b->o->cancel_fd);
@@ -351,8 +362,7 @@ static int run_end(struct bisect *b, const char *hash, size_t runs,
  */
 static int show_difference(struct bisect *b, bool *differ, struct kd_err *err)
 {
-	unsigned need = b->o->runs > BISECT_MIN_REPRODUCE_RUNS
-		? b->o->runs : BISECT_MIN_REPRODUCE_RUNS;
+	unsigned need = (unsigned)table_runs(b);
 	int ret = 0;
 
 	*differ = false;
@@ -528,9 +538,40 @@ static int bisect_steps(struct bisect *b, struct bisect_samples *g,
 }
 
 /*
- * The commit to compare the first bad one with: its parent, measured with
- * --runs runs if bisect never ran it; the last good commit when the parent
- * cannot be built or run.
+ * Adds runs of hash until it has table_runs() results of the metric (or
+ * --max-runs runs, or a run fails), saying so on the log when it ran any.
+ */
+static int measure_for_table(struct bisect *b, const char *hash,
+			     const char *what, struct bisect_samples *x,
+			     enum measure_outcome *outcome, struct strbuf *why,
+			     struct kd_err *err)
+{
+	size_t stored;
+	int ret = load_samples(b, hash, x, err);
+
+	*outcome = MEASURE_OK;
+	if (ret < 0)
+		return -1;
+	stored = x->runs;
+	while (!ret && x->n < table_runs(b) && x->runs < b->o->max_runs &&
+	       *outcome == MEASURE_OK) {
+		ret = run_once(b, hash, x->runs, outcome, why, err);
+		samples_release(x);
+		if (!ret)
+			ret = load_samples(b, hash, x, err);
+	}
+	if (!ret && *outcome == MEASURE_NOT_RUN)
+		stopped(b);
+	else if (!ret && x->runs > stored)
+		fprintf(b->o->log, "bisect: measured " SHORT ", %s: %zu runs, %s %.6g\n",
+			hash, what, x->runs, b->metric, samples_mean(x));
+	return ret;
+}
+
+/*
+ * The commit to compare the first bad one with: its parent, measured to
+ * table_runs() runs; the last good commit when the parent cannot be built
+ * or run.  The first bad commit gets table_runs() runs too.
  */
 static int choose_base(struct bisect *b, struct kd_err *err)
 {
@@ -539,24 +580,13 @@ static int choose_base(struct bisect *b, struct kd_err *err)
 	struct strbuf why = STRBUF_INIT;
 	enum measure_outcome outcome = MEASURE_OK;
 	struct bisect_samples x = { 0 };
-	size_t stored = 0;
 	int ret = 0;
 
 	free(spec);
-	if (parent && (ret = load_samples(b, parent, &x, err)) == 0)
-		stored = x.runs;
-	while (parent && !ret && x.n < b->o->runs && x.runs < b->o->max_runs &&
-	       outcome == MEASURE_OK) {
-		ret = run_once(b, parent, x.runs, &outcome, &why, err);
-		samples_release(&x);
-		if (!ret)
-			ret = load_samples(b, parent, &x, err);
-	}
-	if (!ret && outcome == MEASURE_NOT_RUN)
-		stopped(b);
-	else if (!ret && parent && x.runs > stored)
-		fprintf(b->o->log, "bisect: measured " SHORT ", the parent of the first bad commit: %zu runs, %s %.6g\n",
-			parent, x.runs, b->metric, samples_mean(&x));
+	if (parent)
+		ret = measure_for_table(b, parent,
+					"the parent of the first bad commit",
+					&x, &outcome, &why, err);
 	if (!ret && parent && outcome != MEASURE_NOT_RUN &&
 	    (outcome != MEASURE_OK || x.n < b->o->runs)) {
 		fprintf(b->o->log, "bisect: cannot measure the parent " SHORT " (%s); comparing the last good commit instead\n",
@@ -567,6 +597,15 @@ static int choose_base(struct bisect *b, struct kd_err *err)
 	b->res->base_is_parent = parent != NULL;
 	b->res->base = parent ? parent
 		: xstrdup(b->last_good ? b->last_good : b->good);
+	samples_release(&x);
+	if (!ret && !parent && b->res->end != BISECT_STOPPED)
+		ret = measure_for_table(b, b->res->base, "the last good commit",
+					&x, &outcome, &why, err);
+	samples_release(&x);
+	if (!ret && b->res->end != BISECT_STOPPED)
+		ret = measure_for_table(b, b->res->first_bad,
+					"the first bad commit", &x, &outcome,
+					&why, err);
 	samples_release(&x);
 	strbuf_release(&why);
 	return ret;

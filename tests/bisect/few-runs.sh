@@ -1,0 +1,19 @@
+#!/bin/bash
+# With --runs 2, bisect classifies commits with 2 runs each, fewer than
+# compare needs to decide (3): the parent and the first bad commit get the
+# runs the table needs, so that --report mails the regression bisect found,
+# not "no significant change".
+source "$TESTLIB"
+source "$SRCDIR/tests/bisect/common.sh"
+
+make_fixture --slow-at 18
+bisect --good main~3 --bad main --runs 2 --max-runs 4 --report "$T/mail"
+[ "$status" = 0 ] || fail "exit status $status, want 0: $(cat "$T/err")"
+expect_line "$T/out" "first bad commit: ${H[18]} (\"commit 18: bench: do 100% more work per operation\")"
+grep -Eq "^Subject: \[kdelta\] ${H[18]:0:12}: exec\.ops_per_sec -(4[0-9]|5[0-9])\.[0-9]% regression$" "$T/mail" ||
+	fail "--report with --runs 2: no mail about the regression: $(grep '^Subject' "$T/mail")"
+grep -q 'not enough runs' "$T/mail" && fail "--report with --runs 2: the mail says 'not enough runs'"
+grep -Eq "^bisect: measured ${H[18]:0:12}, the first bad commit: 3 runs, exec\.ops_per_sec [0-9.e+]+$" "$T/err" ||
+	fail "no line saying that the first bad commit got its third run: $(cat "$T/err")"
+expect_restored
+finish
