@@ -464,6 +464,7 @@ static int measure_runs(struct robot *r, struct robot_test *t,
 			verdict = xasprintf("%s " SHORT ": %s", which[i],
 					    commits[i], mr.why[i] ? mr.why[i]
 					    : "not measured");
+			r->res->failed++;
 		}
 	}
 	if (!ret && verdict)

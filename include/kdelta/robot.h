@@ -92,7 +92,7 @@ struct robot_pass_result {
 	size_t tested;		/* comparisons decided in this pass */
 	size_t bisected;	/* bisections ended */
 	size_t mailed;		/* mails sent */
-	size_t failed;		/* tests that ended in an error */
+	size_t failed;		/* tests whose job failed, or that ended in an error */
 	int signal;		/* a signal stopped the pass */
 };
 
