@@ -135,9 +135,9 @@ static void describe(struct strbuf *sb, const char *job, const char *commit,
 	if (sb->len)
 		strbuf_addstr(sb, "; ");
 	strbuf_addf(sb, "%s/%s %s", job, commit, metric);
-	if (ci->bounded)
-		strbuf_addf(sb, " %+.1f%% (%+.1f%% .. %+.1f%%)", ci->estimate,
-			    ci->low, ci->high);
+	if (ci->bounded)	/* not compare's interval: SIGNIFICANCE */
+		strbuf_addf(sb, " %+.1f%% (repeated 95%% CI %+.1f%% .. %+.1f%%)",
+			    ci->estimate, ci->low, ci->high);
 }
 
 /* A commit of the job without any result: its runs fail. */
