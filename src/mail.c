@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "kdelta/mail.h"
@@ -167,19 +168,32 @@ static const char *next_comma(const char *s)
 	return s;
 }
 
+/* The address of "Name <a@b.c>" or of "a@b.c". */
+static char *address_part(const char *one)
+{
+	const char *lt = strrchr(one, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	return gt ? xstrndup(lt + 1, (size_t)(gt - lt - 1)) : xstrdup(one);
+}
+
 /*
  * From, To, Cc: comma-separated addresses, one per line when several,
  * without the blanks around them (a blank at an address's end could be
- * folded onto a line of its own); blank ones ("a@b.c, ") are left out.
+ * folded onto a line of its own); blank ones ("a@b.c, ") are left out,
+ * and so are those whose address (compared without regard to case) an
+ * earlier one has: the author of a commit who is also a configured
+ * recipient gets the mail once.
  */
 static void add_address_list(struct strbuf *out, const char *value,
 			     size_t col)
 {
-	bool first = true;
+	char **seen = NULL;
+	size_t n = 0, alloc = 0;
 
 	for (const char *a = value; *a;) {
 		const char *end = next_comma(a), *start = a;
-		char *one;
+		char *one, *address;
+		bool again = false;
 
 		a = *end ? end + 1 : end;
 		while (start < end && *start == ' ')
@@ -189,14 +203,26 @@ static void add_address_list(struct strbuf *out, const char *value,
 		if (start == end)
 			continue;
 		one = xstrndup(start, (size_t)(end - start));
-		if (!first) {
+		address = address_part(one);
+		for (size_t i = 0; i < n && !again; i++)
+			again = !strcasecmp(seen[i], address);
+		if (again) {
+			free(address);
+			free(one);
+			continue;
+		}
+		if (n) {
 			strbuf_addstr(out, ",\n ");
 			col = 1;
 		}
-		first = false;
+		ALLOC_GROW(seen, n + 1, alloc);
+		seen[n++] = address;
 		add_address(out, one, col);
 		free(one);
 	}
+	for (size_t i = 0; i < n; i++)
+		free(seen[i]);
+	free(seen);
 }
 
 /* Subject: text, encoded when not ASCII or not foldable. */

@@ -242,6 +242,20 @@ static void test_mail_address_blanks(void)
 	strbuf_release(&out);
 }
 
+/* The commit's author, also a configured recipient, gets the mail once. */
+static void test_mail_address_twice(void)
+{
+	struct mail m = sample_mail();
+	struct strbuf out = STRBUF_INIT;
+
+	m.to = "Dev <dev@example.org>, DEV@Example.org, other@example.org";
+	m.cc = "dev@example.org, cc@example.org, <Cc@example.org>";
+	mail_format(&m, &out);
+	CHECK(has_line(out.buf, "To: Dev <dev@example.org>,\n other@example.org\n"));
+	CHECK(has_line(out.buf, "Cc: dev@example.org,\n cc@example.org\n"));
+	strbuf_release(&out);
+}
+
 static void test_mail_encoding(void)
 {
 	struct mail m = sample_mail();
@@ -292,6 +306,7 @@ int main(void)
 	test_svg();
 	test_mail_headers();
 	test_mail_address_blanks();
+	test_mail_address_twice();
 	test_mail_encoding();
 	test_change_text();
 	return check_done();
