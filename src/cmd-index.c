@@ -17,8 +17,9 @@
 static const char index_usage[] =
 	"usage: kdelta index [--result-root DIR]\n"
 	"\n"
-	"Builds the index of the result root (DIR/.kdelta-index) again from a\n"
-	"walk of the whole root, and prints how many commit directories it holds.\n"
+	"Builds the index of the result root (RESULT_ROOT/.kdelta/index) again\n"
+	"from a walk of the whole root, and prints how many commit directories it\n"
+	"holds.\n"
 	"compare, report, plot, ls and run keep the index up to date themselves.\n"
 	"\n"
 	"  --result-root DIR  the store (default: $KDELTA_RESULT_ROOT, else\n"

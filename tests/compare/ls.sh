@@ -52,6 +52,10 @@ expect_error 2 "kdelta ls: option '--result-root' needs a value; see 'kdelta ls 
 	fail "ls --help"
 "$KDELTA" --help | grep -q '^   ls  ' || fail "kdelta --help lists no ls"
 "$KDELTA" --help | grep -q '^   index  ' || fail "kdelta --help lists no index"
+"$KDELTA" index --help >"$T/index-help" || fail "index --help failed"
+grep -q '^Builds the index of the result root (RESULT_ROOT/.kdelta/index) again$' "$T/index-help" ||
+	fail "index --help does not name RESULT_ROOT/.kdelta/index"
+! grep -q 'kdelta-index' "$T/index-help" || fail "index --help names .kdelta-index"
 expect_error 2 "kdelta index: takes no arguments, got 'x'; see 'kdelta index --help'" \
 	"$KDELTA" index x
 finish
