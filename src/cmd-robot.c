@@ -45,7 +45,8 @@ static const char robot_usage[] =
 	"\n"
 	"Exit status: 0 done (also when SIGTERM or SIGINT ends the loop), 1 an\n"
 	"error ended the robot (its state, the store, git), 2 bad usage or a bad\n"
-	"configuration, 128+N a --once pass stopped by signal N.  See kdelta(1).\n";
+	"configuration, 4 the result root or the work directory could not be\n"
+	"written, 128+N a --once pass stopped by signal N.  See kdelta(1).\n";
 
 struct robot_args {
 	bool once, status;

@@ -82,6 +82,8 @@ expect_error 2 "kdelta robot: unknown option '--bogus'; see 'kdelta robot --help
 expect_error 2 "kdelta robot: --once and --status exclude each other" \
 	"$KDELTA" robot --once --status c.yaml
 "$KDELTA" robot --help | grep -q '^usage: kdelta robot' || fail "--help"
+"$KDELTA" robot --help | grep -q '^configuration, 4 the result root or the work directory could not be$' ||
+	fail "robot --help leaves out exit status 4"
 
 # A good configuration: --status before the first pass.
 config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nresult-root: results\n'
