@@ -261,15 +261,21 @@ static bool plan_has_order(const struct run_plan *plan)
 	       plan->n_jobs * plan->n_commits > 1;
 }
 
-/* The order of the batch, and the seed that repeats it. */
+/*
+ * The order of the batch, and the seed that repeats a shuffled one: a
+ * fixed order has no seed, a lone job and commit no order at all.
+ */
 static void record_order(struct run *r)
 {
+	const struct run_plan *plan = &r->b->plan;
 	char seed[32];
 
-	if (!plan_has_order(&r->b->plan))
+	if (plan->order == RUN_ORDER_FIXED)
+		set_scalar(r->kdelta, "order", run_order_names[plan->order]);
+	if (!plan_has_order(plan))
 		return;
-	set_scalar(r->kdelta, "order", run_order_names[r->b->plan.order]);
-	snprintf(seed, sizeof(seed), "%" PRIu64, r->b->plan.seed);
+	set_scalar(r->kdelta, "order", run_order_names[plan->order]);
+	snprintf(seed, sizeof(seed), "%" PRIu64, plan->seed);
 	set_scalar(r->kdelta, "seed", seed);
 }
 

@@ -93,10 +93,11 @@ batch "$T/repeat" --seed "$seed"
 [ "$(order "$T/repeat" | head -1)" = "$(order "$T/random" | head -1)" ] ||
 	fail "--seed $seed does not repeat the batch"
 
-# --order fixed: job by job, the commits taking turns; no seed recorded.
+# --order fixed: job by job, the commits taking turns; job.yaml records
+# kdelta.order: fixed, and no seed.
 batch "$T/fixed" --order fixed --seed 7
 printf '%s\n' "1/a/0 1/b/0 1/a/1 1/b/1 1/a/2 1/b/2 2/a/0 2/b/0 2/a/1 2/b/1 2/a/2 2/b/2" \
-	"- -" >"$T/fixed.want"
+	"fixed -" >"$T/fixed.want"
 order "$T/fixed" | diff -u "$T/fixed.want" - >&2 || fail "--order fixed"
 grep -q 'runs in rounds' "$T/fixed.log" && fail "--order fixed printed a seed"
 
