@@ -623,11 +623,27 @@ static bool pattern_matches(const struct compare_state *st,
 	return false;
 }
 
+/* Leaves out the comparisons that kept no row, in the order they were. */
+static void drop_empty(struct compare_state *st)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->cmps[i]->nrows) {
+			st->cmps[kept++] = st->cmps[i];
+			continue;
+		}
+		comparison_release(st->cmps[i]);
+		free(st->cmps[i]);
+	}
+	st->n = kept;
+}
+
 /*
  * --metric: only the rows the patterns match, after the decisions (which
- * are those of the whole comparison: the correction counts every metric).
- * A pattern that matches nothing is an error, with the nearest name for a
- * misspelt one.
+ * are those of the whole comparison: the correction counts every metric),
+ * and only the groups that hold one of them.  A pattern that matches
+ * nothing is an error, with the nearest name for a misspelt one.
  */
 static int focus(struct compare_state *st, const struct compare_args *a,
 		 struct kd_err *err)
@@ -643,8 +659,11 @@ static int focus(struct compare_state *st, const struct compare_args *a,
 		return kd_error(err, "--metric %s: no metric of these results matches",
 				pattern);
 	}
-	for (size_t i = 0; a->nmetrics && i < st->n; i++)
+	if (!a->nmetrics)
+		return 0;
+	for (size_t i = 0; i < st->n; i++)
 		comparison_keep_rows(st->cmps[i], focused, (void *)a);
+	drop_empty(st);
 	return 0;
 }
 

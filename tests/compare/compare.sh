@@ -91,6 +91,18 @@ printf '%s\n' meminfo.Dirty proc-vmstat.pgfree proc-vmstat.pgmajfault |
 cmp_ --metric 'proc-vmstat.pg*' --all v1 v2 >"$T/focus" || fail "--metric table"
 grep -q 'proc-vmstat.pgfree$' "$T/focus" && ! grep -q 'ops_per_sec' "$T/focus" ||
 	fail "--metric: the table holds other metrics: $(cat "$T/focus")"
+# A group with no metric the patterns match is left out, in every format.
+cmp_ --metric 'punch.*' --all v1 v2 >"$T/focus" || fail "--metric punch.*"
+! grep -q 'creat-clo' "$T/focus" || fail "--metric punch.*: a group without punch.*: $(cat "$T/focus")"
+grep -q 'punch.usecs$' "$T/focus" || fail "--metric punch.*: no punch.usecs"
+cmp_ --format json --metric 'punch.*' v1 v2 | grep '^   "name": ' >"$T/focus" || fail "--metric json"
+echo '   "name": "punch/size=2G/box",' | diff -u - "$T/focus" >&2 ||
+	fail "--metric punch.*: the JSON holds other groups"
+cmp_ --format mmtests --metric 'punch.*' v1 v2 >"$T/focus" || fail "--metric mmtests"
+grep -q '^creat-clo' "$T/focus" && fail "--metric punch.*: mmtests holds creat-clo"
+"$KDELTA" report --result-root "$R" --always --metric 'punch.*' v1 v2 >"$T/mail" ||
+	fail "report --metric punch.*"
+! grep -q 'creat-clo' "$T/mail" || fail "report --metric punch.*: a group without punch.*"
 # A pattern that matches nothing is an error; a misspelt name gets the
 # nearest; the old name of a result is taken as today's.
 expect_error 2 "kdelta compare: --metric nosuch.*: no metric of these results matches" \
