@@ -284,7 +284,9 @@ static const struct param_spec iostat_params[] = {
  * lkp-tests' floors: etc/perf-metrics-threshold.yaml for reads, writes,
  * their waits and the utilisation ("NAME: v": above v, v / 2 apart; its
  * avgrq-sz, sysstat's old column, for the request sizes), lib/stats.rb
- * reasonable_perf_change? (a value above 1) for the rest.
+ * reasonable_perf_change? (a value above 1) for the rest.  The
+ * percentages (util, rrqm, ...) change in percent, as in lkp-tests: their
+ * names do not end in '%'.
  */
 #define FLOOR(key, v, half) METRIC_FLOOR(5, v, half, 0,                        \
 	"iostat.*." key ": 5%, above " #v ", " #half " apart")
@@ -299,10 +301,7 @@ static const struct metric_spec iostat_metrics[] = {
 	{ "*.w_await", .floor = FLOOR("w_await", 50, 25) },
 	{ "*.rareq-sz", .floor = FLOOR("rareq-sz", 200, 100) },
 	{ "*.wareq-sz", .floor = FLOOR("wareq-sz", 200, 100) },
-	{ "*.util", .points = true, .floor = FLOOR("util", 10, 5) },
-	{ "*.rrqm", .points = true },
-	{ "*.wrqm", .points = true },
-	{ "*.drqm", .points = true },
+	{ "*.util", .floor = FLOOR("util", 10, 5) },
 	{ NULL },
 };
 

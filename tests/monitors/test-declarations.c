@@ -31,6 +31,14 @@ static void test_resolution(void)
 	metric_describe("vmstat.cpu.sy", &info);
 	CHECK(!info.points);
 	CHECK_STR(info.floor->rule, "vmstat.cpu.sy: 5%, above 50, 25 apart");
+	/* iostat's percentages too: lkp-tests shows util and rrqm in percent */
+	metric_describe("iostat.vda.util", &info);
+	CHECK(!info.points);
+	CHECK_STR(info.floor->rule, "iostat.*.util: 5%, above 10, 5 apart");
+	metric_describe("iostat.vda.rrqm", &info);
+	CHECK(!info.points);
+	metric_describe("iostat.vda.wrqm", &info);
+	CHECK(!info.points);
 	/* A workload's declarations. */
 	CHECK(metric_direction("creat-clo.ops_per_sec") == 1);
 	CHECK(metric_direction("truncate.usecs") == -1);
