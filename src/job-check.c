@@ -299,6 +299,55 @@ static const struct param_renamed *renamed(const struct job_schema *schema,
 	return NULL;
 }
 
+/* Whether an old section (a map, or a list of maps) sets key everywhere. */
+static bool section_sets(const struct jnode *section, const char *key)
+{
+	if (section->kind == JNODE_MAP)
+		return jnode_get(section, key) != NULL;
+	if (section->kind != JNODE_LIST || !section->n)
+		return false;
+	for (size_t i = 0; i < section->n; i++)
+		if (!section_sets(section->values[i], key))
+			return false;
+	return true;
+}
+
+/*
+ * An old section's error: how to write it now, and the earlier defaults
+ * (r->old_defaults, "load: 2, testtime: 1s") that it left unset.
+ */
+static int renamed_key(const struct job_loader *ld, const struct jnode *root,
+		       size_t i, const struct param_renamed *r)
+{
+	struct strbuf left = STRBUF_INIT;
+	const char *p = r->old_defaults;
+	int ret;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		size_t name_len = strcspn(p, ":");
+		char *name = xstrndup(p, name_len < len ? name_len : len);
+
+		if (!section_sets(root->values[i], name))
+			strbuf_addf(&left, "%s%.*s", left.len ? ", " : "",
+				    (int)len, p);
+		free(name);
+		p += len;
+		p += strspn(p, ", ");
+	}
+	if (left.len)
+		ret = kd_error(ld->err, "%s:%d:%d: '%s' is now '%s', with the same parameters; write out those left to kdelta 0.1's defaults (%s)",
+			       ld->name, root->key_marks[i].line,
+			       root->key_marks[i].col, r->old, r->now,
+			       left.buf);
+	else
+		ret = kd_error(ld->err, "%s:%d:%d: '%s' is now '%s', with the same parameters",
+			       ld->name, root->key_marks[i].line,
+			       root->key_marks[i].col, r->old, r->now);
+	strbuf_release(&left);
+	return ret;
+}
+
 static int unknown_top_key(const struct job_loader *ld,
 			   const struct jnode *root, size_t i)
 {
@@ -310,10 +359,7 @@ static int unknown_top_key(const struct job_loader *ld,
 	int ret;
 
 	if (r)
-		return kd_error(ld->err, "%s:%d:%d: '%s' is now '%s', with the same parameters; write out those left to kdelta 0.1's defaults (%s)",
-				ld->name, root->key_marks[i].line,
-				root->key_marks[i].col, r->old, r->now,
-				r->old_defaults);
+		return renamed_key(ld, root, i, r);
 	choice = choice_of_workload(schema, root->keys[i]);
 	best = choice;
 

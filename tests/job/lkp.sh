@@ -83,21 +83,30 @@ expect_error 2 "kdelta split: gov.yaml:1:19: cpufreq_governor: expected one of p
 # written out.  Every 0.1 section, in each form it took: a mapping, empty,
 # a list of mappings, in a later document.
 for old in disk_wrt disk_rd disk_rr disk_rw; do
-	printf 'fs: xfs\n%s:\n  load: 2\n' "$old" >old-disk.yaml
+	printf 'fs: xfs\n%s:\n' "$old" >old-disk.yaml
 	expect_error 2 "kdelta split: old-disk.yaml:2:1: '$old' is now 'aim7: {test: $old}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
 		split old-disk.yaml
 done
-printf 'creat-clo:\n  testtime: 1s\n' >old-creat.yaml
-expect_error 2 "kdelta split: old-creat.yaml:1:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
+# Only the defaults the file left: one that gives testtime is not told to
+# write testtime: 1s; one that gives them all is told nothing more.
+printf 'creat-clo:\n  testtime: 0.2s\n' >old-creat.yaml
+expect_error 2 "kdelta split: old-creat.yaml:1:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters" \
 	split old-creat.yaml
 printf 'runs: 3\ncreat-clo:\n' >old-empty.yaml
 expect_error 2 "kdelta run: old-empty.yaml:2:1: 'creat-clo' is now 'aim9: {test: creat-clo}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
 	"$KDELTA" run old-empty.yaml --commits a,b --result-root results
-printf 'fs: xfs\ndisk_rr:\n  - {load: 2}\n  - {load: 4}\n' >old-list.yaml
+printf 'fs: xfs\ndisk_wrt: {load: 4}\n' >old-load.yaml
+expect_error 2 "kdelta split: old-load.yaml:2:1: 'disk_wrt' is now 'aim7: {test: disk_wrt}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
+	split old-load.yaml
+printf 'fs: xfs\ndisk_rd: {load: 4, testtime: 2s}\n' >old-both.yaml
+expect_error 2 "kdelta split: old-both.yaml:2:1: 'disk_rd' is now 'aim7: {test: disk_rd}', with the same parameters" \
+	split old-both.yaml
+# A list: what any of its items left.
+printf 'fs: xfs\ndisk_rr:\n  - {load: 2}\n  - {testtime: 2s}\n' >old-list.yaml
 expect_error 2 "kdelta split: old-list.yaml:2:1: 'disk_rr' is now 'aim7: {test: disk_rr}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
 	split old-list.yaml
 printf 'aim9: {test: creat-clo}\n---\nfs: ext4\ndisk_rw: {load: 3}\n' >old-doc.yaml
-expect_error 2 "kdelta split: old-doc.yaml:4:1: 'disk_rw' is now 'aim7: {test: disk_rw}', with the same parameters; write out those left to kdelta 0.1's defaults (load: 2, testtime: 1s)" \
+expect_error 2 "kdelta split: old-doc.yaml:4:1: 'disk_rw' is now 'aim7: {test: disk_rw}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
 	split old-doc.yaml
 printf 'disk_cp: {load: 2}\n' >top-test.yaml
 expect_error 2 "kdelta split: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}'?" \
