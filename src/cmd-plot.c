@@ -4,6 +4,7 @@
  * on standard output, one SVG file, or an HTML page.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ static const char plot_usage[] =
 	"workload results that changed significantly, or every workload result\n"
 	"when none did.\n"
 	"\n"
-	"    --metric METRIC       plot METRIC (repeatable)\n"
+	"    --metric METRIC       plot METRIC, one exact name, not a glob\n"
+	"                          (repeatable)\n"
 	"    --svg FILE            write one SVG file, a panel per metric and group\n"
 	"    --html FILE           write an HTML page with the panels inline\n"
 	"\n"
@@ -99,6 +101,24 @@ static void add_panel(struct panel **panels, size_t *n, size_t *alloc,
 	(*panels)[(*n)++] = (struct panel){ cmp, row };
 }
 
+/*
+ * A --metric that names no metric: a glob gets told that plot takes exact
+ * names (compare's --metric takes globs), with the first it matches.
+ */
+static int no_such_metric(const struct compare_state *st, const char *metric,
+			  struct kd_err *err)
+{
+	if (!strpbrk(metric, "*?["))
+		return compare_no_such_metric(st, "--metric", metric, err);
+	for (size_t i = 0; i < st->n; i++)
+		for (size_t r = 0; r < st->cmps[i]->nrows; r++)
+			if (!fnmatch(metric, st->cmps[i]->rows[r].name, 0))
+				return kd_error(err, "--metric %s: plot takes one exact metric name per --metric, not a pattern, such as '%s'",
+						metric, st->cmps[i]->rows[r].name);
+	return kd_error(err, "--metric %s: plot takes one exact metric name per --metric, not a pattern",
+			metric);
+}
+
 /* The panels to draw, in group order, then metric order. */
 static int choose_panels(const struct compare_state *st,
 			 const struct plot_args *p, struct panel **panels,
@@ -111,8 +131,7 @@ static int choose_panels(const struct compare_state *st,
 	*n = 0;
 	for (size_t m = 0; m < p->nmetrics; m++)
 		if (!compare_state_has_metric(st, p->metrics[m]))
-			return compare_no_such_metric(st, "--metric",
-						      p->metrics[m], err);
+			return no_such_metric(st, p->metrics[m], err);
 	for (size_t i = 0; i < st->n; i++) {
 		const struct comparison *cmp = st->cmps[i];
 

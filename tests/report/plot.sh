@@ -48,6 +48,13 @@ grep -qiE '<script|https?://[^"]*\.(js|css|woff)|@import|url\(' "$T/p.svg" "$T/p
 
 expect_error 2 "kdelta plot: --metric: no metric 'aim9.ops_per_sek' in these results; did you mean 'aim9.ops_per_sec'?" \
 	plot_ --metric aim9.ops_per_sek c435a390574d afa2db2fb6f1
+# plot takes exact names, not compare's globs: the error says so.
+expect_error 2 "kdelta plot: --metric aim9.*: plot takes one exact metric name per --metric, not a pattern, such as 'aim9.ops_per_sec'" \
+	plot_ --metric 'aim9.*' c435a390574d afa2db2fb6f1
+expect_error 2 "kdelta plot: --metric nosuch.*: plot takes one exact metric name per --metric, not a pattern" \
+	plot_ --metric 'nosuch.*' c435a390574d afa2db2fb6f1
+"$KDELTA" plot --help | grep -q -- '--metric METRIC       plot METRIC, one exact name, not a glob$' ||
+	fail "plot --help: --metric takes exact names"
 expect_error 2 "kdelta plot: --svg and --html exclude each other; write one file at a time" \
 	plot_ --svg a --html b c435a390574d afa2db2fb6f1
 "$KDELTA" plot --help | grep -q '^usage: kdelta plot' || fail "--help"
