@@ -31,6 +31,7 @@ static const char plot_usage[] =
 	"                          (repeatable)\n"
 	"    --svg FILE            write one SVG file, a panel per metric and group\n"
 	"    --html FILE           write an HTML page with the panels inline\n"
+	"                          (--svg and --html exclude each other)\n"
 	"\n"
 	"Options of kdelta compare that choose and decide:\n"
 	"    --result-root DIR, --axis KEY, --commit LABEL, --test TEST, --fdr Q,\n"

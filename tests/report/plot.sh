@@ -58,4 +58,6 @@ expect_error 2 "kdelta plot: --metric nosuch.*: plot takes one exact metric name
 expect_error 2 "kdelta plot: --svg and --html exclude each other; write one file at a time" \
 	plot_ --svg a --html b c435a390574d afa2db2fb6f1
 "$KDELTA" plot --help | grep -q '^usage: kdelta plot' || fail "--help"
+"$KDELTA" plot --help | grep -q -- '(--svg and --html exclude each other)$' ||
+	fail "plot --help does not say --svg and --html exclude each other"
 finish
