@@ -142,4 +142,9 @@ expect_error 2 "kdelta report: needs a base and at least one variant to compare 
 	"$KDELTA" report --result-root "$R" "$A"
 "$KDELTA" report --help | grep -q '^usage: kdelta report' || fail "--help"
 "$KDELTA" help report | grep -q -- '--sendmail-cmd' || fail "help report"
+# $KDELTA_SENDMAIL is what --sendmail pipes to, as kdelta(1) says.
+"$KDELTA" report --help | grep -q -- '--sendmail            send it: pipe it to \$KDELTA_SENDMAIL if set, else$' ||
+	fail "report --help: \$KDELTA_SENDMAIL is --sendmail's"
+"$KDELTA" report --help | grep -q -- 'default: \$KDELTA_SENDMAIL' &&
+	fail "report --help: \$KDELTA_SENDMAIL as --sendmail-cmd's default"
 finish
