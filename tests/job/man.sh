@@ -28,4 +28,7 @@ grep -q '^ *Recorded, not applied: kdelta runs the kernel the machine booted' "$
 grep -q 'runs per commit, at least 1' "$T/page" || fail "kdelta-job.5 lacks runs' help"
 MANWIDTH=200 man -l "$SRCDIR/man/kdelta.1" 2>/dev/null | grep -q 'kdelta split' ||
 	fail "kdelta.1 does not document split"
+MANWIDTH=200 man -l "$SRCDIR/man/kdelta.1" 2>/dev/null |
+	grep -q '^ *kdelta split \[-o|--output dir\] job.yaml$' ||
+	fail "kdelta.1 does not give split's --output"
 finish
