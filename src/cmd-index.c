@@ -23,7 +23,8 @@ static const char index_usage[] =
 	"compare, report, plot, ls and run keep the index up to date themselves.\n"
 	"\n"
 	"  --result-root DIR  the store (default: $KDELTA_RESULT_ROOT, else\n"
-	"                     /var/lib/kdelta/results for root)\n";
+	"                     /var/lib/kdelta/results for root, else\n"
+	"                     ~/.local/share/kdelta/results)\n";
 
 int cmd_index(int argc, char **argv)
 {

@@ -25,7 +25,8 @@ static const char ls_usage[] =
 	"dates of the first and the last run.\n"
 	"\n"
 	"  --result-root DIR  the store (default: $KDELTA_RESULT_ROOT, else\n"
-	"                     /var/lib/kdelta/results for root)\n";
+	"                     /var/lib/kdelta/results for root, else\n"
+	"                     ~/.local/share/kdelta/results)\n";
 
 struct ls_line {
 	char *label, *job;

@@ -50,6 +50,11 @@ expect_error 2 "kdelta ls: option '--result-root' needs a value; see 'kdelta ls 
 	"$KDELTA" ls --result-root
 "$KDELTA" ls --help | grep -q '^usage: kdelta ls \[--result-root DIR\] \[LABEL...\]$' ||
 	fail "ls --help"
+# Both default result roots, root's and another user's.
+for cmd in ls index; do
+	"$KDELTA" $cmd --help | grep -q '^                     ~/.local/share/kdelta/results)$' ||
+		fail "$cmd --help gives no default result root for a user other than root"
+done
 "$KDELTA" --help | grep -q '^   ls  ' || fail "kdelta --help lists no ls"
 "$KDELTA" --help | grep -q '^   index  ' || fail "kdelta --help lists no index"
 "$KDELTA" index --help >"$T/index-help" || fail "index --help failed"
