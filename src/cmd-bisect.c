@@ -4,7 +4,6 @@
  * bisect_run() (src/bisect.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 
 #include "builtin.h"
 #include "kdelta/bisect.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/compare-args.h"
 #include "kdelta/executor.h"
 #include "kdelta/job.h"
@@ -22,6 +22,7 @@
 #include "kdelta/report.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
+#include "kdelta/strbuf.h"
 #include "kdelta/util.h"
 #include "kdelta/workdir.h"
 
@@ -82,18 +83,20 @@ struct bisect_args {
 	struct job_set set;
 };
 
+/* "kdelta bisect: <problem>" (cmd_error()); returns -1. */
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
 static int usage_error(const char *fmt, ...)
 {
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
-	fputs("kdelta bisect: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	cmd_error("bisect", "%s", sb.buf);
+	strbuf_release(&sb);
 	return -1;
 }
 
@@ -153,23 +156,19 @@ static int parse_options(int argc, char **argv, struct bisect_args *a)
 		{ "result-root", required_argument, NULL, 'R' },
 		{ "work-dir", required_argument, NULL, 'W' },
 		{ "report", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cmd_parser p = { "bisect", "", options, 0, "" };
+	struct kd_err err;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		if (c == 'h') {
+	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
+		if (c == CMD_HELP) {
 			bisect_usage(stdout);
 			return 1;
 		}
-		if (c == ':')
-			return usage_error("option '%s' needs a value; see 'kdelta bisect --help'",
-					   argv[optind - 1]);
-		if (c == '?')
-			return usage_error("unknown option '%s'; see 'kdelta bisect --help'",
-					   argv[optind - 1]);
+		if (c == CMD_BAD_OPTION)
+			return usage_error("%s", err.msg);
 		if (take_option(a, c, optarg) < 0)
 			return -1;
 	}
@@ -278,7 +277,7 @@ static int print_result(const struct bisect_args *a, struct bisect_result *r)
 
 	switch (r->end) {
 	case BISECT_STOPPED:
-		fprintf(stderr, "kdelta: bisect stopped by SIG%s; the repository is back where it was, and the runs so far count when bisecting again\n",
+		cmd_error("bisect", "stopped by SIG%s; the repository is back where it was, and the runs so far count when bisecting again",
 			sigabbrev_np(r->signal) ? sigabbrev_np(r->signal) : "?");
 		return 128 + r->signal;
 	case BISECT_NOT_REPRODUCIBLE:
@@ -294,7 +293,7 @@ static int print_result(const struct bisect_args *a, struct bisect_result *r)
 	printf("git bisect log:\n%s", r->log.buf);
 	fflush(stdout);
 	if (r->end == BISECT_FOUND && a->report && write_report(a, r, &err) < 0) {
-		fprintf(stderr, "kdelta bisect: --report: %s\n", err.msg);
+		cmd_error("bisect", "--report: %s", err.msg);
 		return KD_EXIT_FAIL;
 	}
 	return r->end == BISECT_FOUND ? KD_EXIT_OK : KD_EXIT_FAIL;
@@ -312,7 +311,7 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 	int ret;
 
 	if (mkdir_p(abs_root, &err) < 0) {
-		fprintf(stderr, "kdelta bisect: cannot write the results: %s\n",
+		cmd_error("bisect", "cannot write the results: %s",
 			err.msg);
 		return KD_EXIT_WRITE;
 	}
@@ -320,9 +319,9 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);
 	if (ret == -1)
-		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		cmd_error("bisect", "%s", err.msg);
 	else if (ret < 0)
-		fprintf(stderr, "kdelta bisect: cannot write: %s\n", err.msg);
+		cmd_error("bisect", "cannot write: %s", err.msg);
 	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
 }
 
@@ -341,16 +340,16 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 
 	lo.log = work_dir_open_log(wd, "bisect-runs.log", &err);
 	if (!lo.log) {
-		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		cmd_error("bisect", "%s", err.msg);
 		return KD_EXIT_WRITE;
 	}
 	if (local_executor_new(&lo, &a->o.executor, &err) < 0) {
-		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		cmd_error("bisect", "%s", err.msg);
 		fclose(lo.log);
 		return KD_EXIT_FAIL;
 	}
 	if (bisect_run(&a->o, &res, &usage, &err) < 0) {
-		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		cmd_error("bisect", "%s", err.msg);
 		status = usage ? KD_EXIT_USAGE :
 			 res.store_failed ? KD_EXIT_WRITE : KD_EXIT_FAIL;
 	} else {
@@ -379,7 +378,7 @@ static int bisect(struct bisect_args *a)
 	a->o.cancel_fd = proc_catch_signals(caught_signals,
 					    ARRAY_SIZE(caught_signals), &err);
 	if (a->o.cancel_fd < 0) {
-		fprintf(stderr, "kdelta bisect: %s\n", err.msg);
+		cmd_error("bisect", "%s", err.msg);
 		status = KD_EXIT_FAIL;
 	} else if ((status = prepare_dirs(a, abs_root, &wd)) == KD_EXIT_OK) {
 		status = run_bisect(a, &wd);

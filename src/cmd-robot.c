@@ -4,7 +4,6 @@
  * around robot_pass() (src/robot.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kdelta/cmdline.h"
 #include "kdelta/executor.h"
 #include "kdelta/proc.h"
 #include "kdelta/robot.h"
@@ -58,29 +58,28 @@ static int parse_options(int argc, char **argv, struct robot_args *a)
 	static const struct option options[] = {
 		{ "once", no_argument, NULL, 'o' },
 		{ "status", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cmd_parser p = { "robot", "", options, 0, "" };
+	struct kd_err err;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
 		switch (c) {
 		case 'o': a->once = true; break;
 		case 's': a->status = true; break;
-		case 'h': fputs(robot_usage, stdout); return 1;
+		case CMD_HELP: fputs(robot_usage, stdout); return 1;
 		default:
-			fprintf(stderr, "kdelta robot: unknown option '%s'; see 'kdelta robot --help'\n",
-				argv[optind - 1]);
+			cmd_error("robot", "%s", err.msg);
 			return -1;
 		}
 	}
 	if (a->once && a->status) {
-		fprintf(stderr, "kdelta robot: --once and --status exclude each other\n");
+		cmd_error("robot", "--once and --status exclude each other");
 		return -1;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "kdelta robot: %s; usage: kdelta robot [--once|--status] CONFIG.yaml\n",
+		cmd_error("robot", "%s; usage: kdelta robot [--once|--status] CONFIG.yaml",
 			optind >= argc ? "no configuration file given"
 				       : "one configuration file only");
 		return -1;
@@ -101,14 +100,14 @@ static int show_status(const struct robot_config *cfg)
 		return KD_EXIT_OK;
 	}
 	if (robot_state_open(cfg->state, &st, &err) < 0) {
-		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		cmd_error("robot", "%s", err.msg);
 		return KD_EXIT_FAIL;
 	}
 	printf("state: %s\n", cfg->state);
 	ret = robot_state_print(st, stdout, &err);
 	robot_state_close(st);
 	if (ret < 0) {
-		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		cmd_error("robot", "%s", err.msg);
 		return KD_EXIT_FAIL;
 	}
 	return KD_EXIT_OK;
@@ -138,7 +137,7 @@ static int passes(const struct robot_args *a, const struct robot_opts *o)
 		int sig;
 
 		if (robot_pass(o, &res, &err) < 0) {
-			fprintf(stderr, "kdelta robot: %s\n", err.msg);
+			cmd_error("robot", "%s", err.msg);
 			return KD_EXIT_FAIL;
 		}
 		fprintf(o->log, "robot: pass %s: %zu compared, %zu bisected, %zu mailed, %zu failed\n",
@@ -152,7 +151,7 @@ static int passes(const struct robot_args *a, const struct robot_opts *o)
 			sig = wait_interval(o->cancel_fd, o->cfg->interval);
 		}
 		if (sig) {
-			fprintf(stderr, "kdelta robot: stopped by SIG%s; the next start resumes where it was\n",
+			cmd_error("robot", "stopped by SIG%s; the next start resumes where it was",
 				sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
 			return a->once ? 128 + sig : KD_EXIT_OK;
 		}
@@ -178,7 +177,7 @@ static int robot(const struct robot_args *a, const struct robot_config *cfg,
 	int ret, status = KD_EXIT_FAIL;
 
 	if (mkdir_p(cfg->result_root, &err) < 0) {
-		fprintf(stderr, "kdelta robot: cannot write the results: %s\n",
+		cmd_error("robot", "cannot write the results: %s",
 			err.msg);
 		return KD_EXIT_WRITE;
 	}
@@ -186,18 +185,18 @@ static int robot(const struct robot_args *a, const struct robot_config *cfg,
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);
 	if (ret < 0) {
-		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		cmd_error("robot", "%s", err.msg);
 		return ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
 	}
 	lo.log = work_dir_open_log(&wd, "robot-runs.log", &err);
 	if (!lo.log) {
-		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		cmd_error("robot", "%s", err.msg);
 		work_dir_close(&wd);
 		return KD_EXIT_WRITE;
 	}
 	if (local_executor_new(&lo, &o.executor, &err) < 0 ||
 	    robot_state_open(cfg->state, &o.state, &err) < 0)
-		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		cmd_error("robot", "%s", err.msg);
 	else
 		status = passes(a, &o);
 	robot_state_close(o.state);
@@ -219,7 +218,7 @@ int cmd_robot(int argc, char **argv)
 	if (r)
 		return r > 0 ? KD_EXIT_OK : KD_EXIT_USAGE;
 	if (robot_config_load(a.config, &cfg, &err) < 0) {
-		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		cmd_error("robot", "%s", err.msg);
 		robot_config_release(&cfg);
 		return KD_EXIT_USAGE;
 	}
@@ -227,7 +226,7 @@ int cmd_robot(int argc, char **argv)
 		status = show_status(&cfg);
 	} else if ((cancel_fd = proc_catch_signals(caught_signals,
 				ARRAY_SIZE(caught_signals), &err)) < 0) {
-		fprintf(stderr, "kdelta robot: %s\n", err.msg);
+		cmd_error("robot", "%s", err.msg);
 		status = KD_EXIT_FAIL;
 	} else {
 		status = robot(&a, &cfg, cancel_fd);

@@ -37,7 +37,7 @@ kill -INT "$pid"
 wait "$pid"
 status=$?
 [ "$status" = 130 ] || fail "after SIGINT: exit status $status, want 130: $(cat "$T/err1")"
-expect_line "$T/err1" "kdelta: bisect stopped by SIGINT; the repository is back where it was, and the runs so far count when bisecting again"
+expect_line "$T/err1" "kdelta bisect: stopped by SIGINT; the repository is back where it was, and the runs so far count when bisecting again"
 expect_restored
 decided1=$(decided_counts "$T/err1")
 good_runs=$(ok_runs "${H[0]}") bad_runs=$(ok_runs "${H[19]}")

@@ -20,6 +20,12 @@ config() {
 	printf 'repository: repo\n%b' "$1" >c.yaml
 }
 
+# Options are parsed as every command's (cmdline.h).
+expect_error 2 "kdelta robot: option '--once' takes no value; see 'kdelta robot --help'" \
+	"$KDELTA" robot --once=yes c.yaml
+expect_error 2 "kdelta robot: unknown option '--onse'; see 'kdelta robot --help'" \
+	"$KDELTA" robot --onse c.yaml
+
 config 'branchs: [main]\njobs: [job.yaml]\nbuild: "true"\n'
 expect_error 2 "kdelta robot: c.yaml:2:1: unknown key 'branchs'; did you mean 'branches'?" \
 	"$KDELTA" robot --once c.yaml
