@@ -2,7 +2,8 @@
 # With --runs 2, bisect classifies commits with 2 runs each, fewer than
 # compare needs to decide (3): the parent and the first bad commit get the
 # runs the table needs, so that --report mails the regression bisect found,
-# not "no significant change".
+# not "no significant change".  The mail is the outcome checked; before,
+# its subject said "no significant change" and its table "not enough runs".
 source "$TESTLIB"
 source "$SRCDIR/tests/bisect/common.sh"
 
@@ -13,7 +14,12 @@ expect_line "$T/out" "first bad commit: ${H[18]} (\"commit 18: bench: do 100% mo
 grep -Eq "^Subject: \[kdelta\] ${H[18]:0:12}: exec\.ops_per_sec -(4[0-9]|5[0-9])\.[0-9]% regression$" "$T/mail" ||
 	fail "--report with --runs 2: no mail about the regression: $(grep '^Subject' "$T/mail")"
 grep -q 'not enough runs' "$T/mail" && fail "--report with --runs 2: the mail says 'not enough runs'"
-grep -Eq "^bisect: measured ${H[18]:0:12}, the first bad commit: 3 runs, exec\.ops_per_sec [0-9.e+]+$" "$T/err" ||
-	fail "no line saying that the first bad commit got its third run: $(cat "$T/err")"
+# How many runs the commits had before depends on how soon bisect could
+# classify them (more when the machine is busy): when runs were added for
+# the table, the line says that they reach 3.
+if grep -q "^bisect: measured ${H[18]:0:12}, the first bad commit:" "$T/err"; then
+	grep -Eq "^bisect: measured ${H[18]:0:12}, the first bad commit: 3 runs, exec\.ops_per_sec [0-9.e+]+$" "$T/err" ||
+		fail "the first bad commit's added runs do not reach 3: $(cat "$T/err")"
+fi
 expect_restored
 finish
