@@ -14,6 +14,7 @@
 #include "check.h"
 #include "kdelta/stats.h"
 #include "kdelta/util.h"
+#include "reference.h"
 
 struct ref_case {
 	char kind[16], name[64], method[16];
@@ -21,24 +22,6 @@ struct ref_case {
 	double *a, *b;
 	size_t na, nb;
 };
-
-static double *parse_list(const char *text, size_t *n)
-{
-	double *v = NULL;
-	size_t alloc = 0;
-	char *end;
-
-	*n = 0;
-	for (;;) {
-		ALLOC_GROW(v, *n + 1, alloc);
-		v[(*n)++] = strtod(text, &end);
-		if (end == text)
-			xdie("interval-reference.txt: bad number at '%s'", text);
-		if (*end != ',')
-			return v;
-		text = end + 1;
-	}
-}
 
 static void parse_field(struct ref_case *c, const char *field)
 {
@@ -58,9 +41,9 @@ static void parse_field(struct ref_case *c, const char *field)
 	else if (!strncmp(field, "method=", 7))
 		snprintf(c->method, sizeof(c->method), "%s", value);
 	else if (!strncmp(field, "a=", 2))
-		c->a = parse_list(value, &c->na);
+		c->a = reference_list("interval-reference.txt", value, &c->na);
 	else if (!strncmp(field, "b=", 2))
-		c->b = parse_list(value, &c->nb);
+		c->b = reference_list("interval-reference.txt", value, &c->nb);
 	else
 		xdie("interval-reference.txt: unknown field '%s'", field);
 }

@@ -26,30 +26,13 @@
 #include "check.h"
 #include "kdelta/sequential.h"
 #include "kdelta/util.h"
+#include "reference.h"
 
 #define SEQUENCES 1000
 #define FIRST_LOOK 3
 #define MAX_RUNS 30
 #define LOOKS (MAX_RUNS - FIRST_LOOK + 1)
 #define ALPHA 0.05
-
-static double *parse_list(const char *text, size_t *n)
-{
-	double *v = NULL;
-	size_t alloc = 0;
-	char *end;
-
-	*n = 0;
-	for (;;) {
-		ALLOC_GROW(v, *n + 1, alloc);
-		v[(*n)++] = strtod(text, &end);
-		if (end == text)
-			xdie("sequential-reference.txt: bad number at '%s'", text);
-		if (*end != ',')
-			return v;
-		text = end + 1;
-	}
-}
 
 static enum seq_spending spending_named(const char *name)
 {
@@ -76,9 +59,9 @@ static int check_line(char *line)
 		if (!strncmp(tok, "alpha=", 6))
 			alpha = strtod(tok + 6, NULL);
 		else if (!strncmp(tok, "t=", 2))
-			t = parse_list(tok + 2, &nt);
+			t = reference_list("sequential-reference.txt", tok + 2, &nt);
 		else if (!strncmp(tok, "z=", 2))
-			want = parse_list(tok + 2, &nz);
+			want = reference_list("sequential-reference.txt", tok + 2, &nz);
 	}
 	CHECK(nt == nz && nt > 0 && alpha > 0);
 	z = xcalloc(nt, sizeof(*z));
