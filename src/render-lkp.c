@@ -130,11 +130,6 @@ static void add_group_header(struct strbuf *out, const struct comparison *cmp)
 	add_column_labels(out, cmp);
 }
 
-static size_t runs_attempted(const struct variant *v)
-{
-	return v->runs + v->runs_failed + v->runs_incomplete;
-}
-
 /*
  * One "fail:runs" row: per variant in how many of its runs the failure
  * happened (blank for none) and of how many runs, and the change of that
@@ -204,7 +199,7 @@ static void add_run_failures(struct strbuf *out, const struct comparison *cmp,
 
 		fails[v] = (double)(incomplete ? var->runs_incomplete :
 						 var->runs_failed);
-		runs[v] = runs_attempted(var);
+		runs[v] = variant_runs_attempted(var);
 	}
 	add_failure_row(out, cmp->nvariants, fails, runs, false,
 			incomplete ? "runs.incomplete" : "runs.failed");
@@ -295,7 +290,7 @@ static void add_no_runs(struct strbuf *out, const struct variant *var)
 	if (var->runs_failed + var->runs_incomplete)
 		strbuf_addf(out, ": %zu of %zu runs failed",
 			    var->runs_failed + var->runs_incomplete,
-			    runs_attempted(var));
+			    variant_runs_attempted(var));
 	if (var->failure) {
 		strbuf_addstr(out, ": ");
 		add_printable(out, var->failure);

@@ -425,11 +425,6 @@ static ssize_t variant_without_runs(const struct comparison *cmp)
 	return -1;
 }
 
-static size_t runs_attempted(const struct variant *var)
-{
-	return var->runs + var->runs_failed + var->runs_incomplete;
-}
-
 /* "<axis>=<value>" for --axis, else the commit's label, short if a hash. */
 static void add_what_changed(struct strbuf *out, const struct comparison *cmp,
 			     size_t v)
@@ -462,7 +457,7 @@ static void add_subject(const struct report *rep, struct strbuf *out)
 		strbuf_addf(out, "%s fails in %zu of %zu runs",
 			    cmp->testcase ? cmp->testcase : cmp->name,
 			    var->runs_failed + var->runs_incomplete,
-			    runs_attempted(var));
+			    variant_runs_attempted(var));
 	} else if (rep->changed) {
 		const struct metric_cell *cell =
 			&rep->finding.row->cells[rep->finding.variant];
@@ -538,7 +533,7 @@ static void add_failures(struct strbuf *out, const struct comparison *cmp)
 		strbuf_addch(out, '\t');
 		add_printable(out, var->label);
 		strbuf_addf(out, ": %zu of %zu runs failed", failed,
-			    runs_attempted(var));
+			    variant_runs_attempted(var));
 		if (var->runs_incomplete)
 			strbuf_addf(out, " (%zu never completed)",
 				    var->runs_incomplete);

@@ -43,6 +43,12 @@ struct variant {
 	size_t nnotes;
 };
 
+/* The runs a variant started: complete, failed and incomplete. */
+static inline size_t variant_runs_attempted(const struct variant *v)
+{
+	return v->runs + v->runs_failed + v->runs_incomplete;
+}
+
 enum verdict {
 	VERDICT_SAME,		/* a workload result: shown equivalent, its
 				 * interval inside +-min_change; a monitor
