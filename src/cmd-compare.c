@@ -113,7 +113,7 @@ static void explain_interval(const struct metric_row *row,
 			     const struct compare_options *opt,
 			     struct strbuf *out)
 {
-	const struct change_interval *ci = &cell->ci;
+	const struct change_interval *ci = &cell_estimate(cell)->ci;
 	bool tested = cell->verdict == VERDICT_SAME ||
 		      cell->verdict == VERDICT_CHANGED ||
 		      cell->verdict == VERDICT_INCONCLUSIVE;
@@ -136,7 +136,7 @@ static void explain_interval(const struct metric_row *row,
 			    cell->verdict == VERDICT_SAME ?
 			    ", inside ±(--min-change)" : "");
 	}
-	if (cell->runs_needed) {
+	if (cell_estimate(cell)->runs_needed) {
 		strbuf_addstr(out, "    ");
 		add_runs_needed(out, cell, opt);
 		strbuf_addstr(out, " at the noise observed\n");

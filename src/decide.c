@@ -69,6 +69,10 @@
 #define UNCORRECTED_LEVEL 0.05
 
 static const char rule_base[] = "base variant";
+
+const struct key_estimate key_estimate_none = {
+	.ci = { .low = -INFINITY, .high = INFINITY },
+};
 static const char rule_absent[] = "absent in the base or in this variant";
 static const char rule_not_finite[] =
 	"statistics not finite: the samples exceed double precision; not decided";
@@ -362,7 +366,8 @@ static void at_least_min_runs(size_t *runs)
  * would decide it (from the change the interval is centred on).
  */
 static void interval_cell(const struct metric_cell *base,
-			  struct metric_cell *cell,
+			  const struct metric_cell *cell,
+			  struct key_estimate *est,
 			  const struct compare_options *opt)
 {
 	size_t nb = base->sum.n, nv = cell->sum.n;
@@ -371,19 +376,19 @@ static void interval_cell(const struct metric_cell *base,
 	if (opt->test == SIG_MWU) {
 		hodges_lehmann_interval(base->samples, nb, cell->samples, nv,
 					INTERVAL_MISS, cell->change_absolute,
-					&cell->ci);
-		if (isfinite(cell->ci.estimate))
-			centre = cell->ci.estimate;
+					&est->ci);
+		if (isfinite(est->ci.estimate))
+			centre = est->ci.estimate;
 	} else {
 		fieller_interval(base->samples, nb, cell->samples, nv,
 				 INTERVAL_MISS, cell->change_absolute, false,
-				 &cell->ci);
+				 &est->ci);
 	}
-	cell->runs_needed = cell->change_infinite ? 0 :
+	est->runs_needed = cell->change_infinite ? 0 :
 		runs_to_decide(base->samples, nb, cell->samples, nv, centre,
 			       opt->min_change, cell->change_absolute,
 			       opt->test);
-	at_least_min_runs(&cell->runs_needed);
+	at_least_min_runs(&est->runs_needed);
 }
 
 static bool interval_inside(const struct change_interval *ci, double margin)
@@ -412,7 +417,7 @@ static void judge_key(struct metric_cell *cell,
 	if (!not_significant_rule && effect(cell) >= opt->min_change) {
 		cell->verdict = VERDICT_CHANGED;
 		cell->rule = rule_key_changed;
-	} else if (interval_inside(&cell->ci, opt->min_change)) {
+	} else if (interval_inside(&cell->est->ci, opt->min_change)) {
 		cell->verdict = VERDICT_SAME;
 		cell->rule = rule_key_same;
 	} else {
@@ -426,10 +431,11 @@ static void judge_key(struct metric_cell *cell,
  * (lkp_decide_cell()); of one it does not call changed, the interval says
  * whether it is the same or inconclusive, as with the other tests.
  */
-static void lkp_judge_key(const struct metric_cell *base,
-			  struct metric_cell *cell,
+static void lkp_judge_key(const struct metric_row *row, size_t v,
 			  const struct compare_options *opt)
 {
+	const struct metric_cell *base = &row->cells[0];
+	struct metric_cell *cell = &row->cells[v];
 	bool changed = cell->verdict == VERDICT_CHANGED;
 
 	if (!changed && cell->verdict != VERDICT_SAME &&
@@ -438,10 +444,10 @@ static void lkp_judge_key(const struct metric_cell *base,
 	if (!base->samples || !cell->samples || base->zero_filled ||
 	    cell->zero_filled || base->sum.n < 2 || cell->sum.n < 2)
 		return;
-	interval_cell(base, cell, opt);
+	interval_cell(base, cell, &row->estimates[v], opt);
 	if (changed)
 		return;
-	if (interval_inside(&cell->ci, opt->min_change)) {
+	if (interval_inside(&cell->est->ci, opt->min_change)) {
 		cell->verdict = VERDICT_SAME;
 		cell->rule = rule_key_same;
 	} else {
@@ -451,15 +457,16 @@ static void lkp_judge_key(const struct metric_cell *base,
 }
 
 /* Steps 3 and 4: the verdict of a tested cell. */
-static void judge_cell(const struct metric_row *row,
-		       const struct metric_cell *base, struct metric_cell *cell,
+static void judge_cell(const struct metric_row *row, size_t v,
 		       const struct compare_options *opt)
 {
+	const struct metric_cell *base = &row->cells[0];
+	struct metric_cell *cell = &row->cells[v];
 	const char *rule = not_significant(cell, opt);
 	const struct metric_floor *floor;
 
 	if (row->key) {
-		interval_cell(base, cell, opt);
+		interval_cell(base, cell, &row->estimates[v], opt);
 		judge_key(cell, opt, rule);
 		return;
 	}
@@ -476,12 +483,12 @@ static void judge_cell(const struct metric_row *row,
 
 /*
  * Step 1, and what an undecided cell keeps: p = q = 1, no statistic, a
- * change of 0 when either side is absent.
+ * change of 0 when either side is absent, no estimate.
  */
-static void summarize_cell(const struct metric_row *row,
-			   struct metric_cell *cell)
+static void summarize_cell(const struct metric_row *row, size_t v)
 {
 	const struct metric_cell *base = &row->cells[0];
+	struct metric_cell *cell = &row->cells[v];
 
 	summarize(cell->samples, cell->samples ? cell->sum.n : 0, &cell->sum);
 	cell->change = 0;
@@ -493,27 +500,32 @@ static void summarize_cell(const struct metric_row *row,
 	memset(&cell->test, 0, sizeof(cell->test));
 	cell->test.p = 1;
 	cell->q = 1;
-	memset(&cell->ci, 0, sizeof(cell->ci));
-	cell->ci.low = -INFINITY;
-	cell->ci.high = INFINITY;
-	cell->runs_needed = 0;
+	if (row->estimates) {
+		row->estimates[v] = key_estimate_none;
+		cell->est = &row->estimates[v];
+	} else {
+		cell->est = &key_estimate_none;
+	}
 }
 
 /*
  * A workload result with too few runs to decide still says how many would,
  * when both sides have a value.
  */
-static void few_runs_estimate(const struct metric_cell *base,
-			      struct metric_cell *cell,
+static void few_runs_estimate(const struct metric_row *row, size_t v,
 			      const struct compare_options *opt)
 {
+	const struct metric_cell *base = &row->cells[0];
+	const struct metric_cell *cell = &row->cells[v];
+	struct key_estimate *est = &row->estimates[v];
+
 	if (cell->verdict != VERDICT_FEW_RUNS || cell->change_infinite)
 		return;
-	cell->runs_needed = runs_to_decide(base->samples, base->sum.n,
-					   cell->samples, cell->sum.n,
-					   cell->change, opt->min_change,
-					   cell->change_absolute, opt->test);
-	at_least_min_runs(&cell->runs_needed);
+	est->runs_needed = runs_to_decide(base->samples, base->sum.n,
+					  cell->samples, cell->sum.n,
+					  cell->change, opt->min_change,
+					  cell->change_absolute, opt->test);
+	at_least_min_runs(&est->runs_needed);
 }
 
 static void decide_variant(struct comparison *cmp, size_t v,
@@ -524,30 +536,35 @@ static void decide_variant(struct comparison *cmp, size_t v,
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct metric_row *row = &cmp->rows[r];
 
-		summarize_cell(row, &row->cells[v]);
+		summarize_cell(row, v);
 		if (row->failure || opt->test == SIG_LKP) {
 			lkp_decide_cell(cmp, row, v, bn);
 			if (row->key && !row->failure)
-				lkp_judge_key(&row->cells[0], &row->cells[v],
-					      opt);
+				lkp_judge_key(row, v, opt);
 		} else {
 			test_cell(&row->cells[0], &row->cells[v], opt);
 		}
 		if (row->key)
-			few_runs_estimate(&row->cells[0], &row->cells[v], opt);
+			few_runs_estimate(row, v, opt);
 	}
 	correct_family(cmp, v, true, opt, p, index);
 	correct_family(cmp, v, false, opt, p, index);
 	for (size_t r = 0; r < cmp->nrows; r++) {
-		struct metric_cell *cell = &cmp->rows[r].cells[v];
-
-		if (is_tested(cell))
-			judge_cell(&cmp->rows[r], &cmp->rows[r].cells[0], cell,
-				   opt);
+		if (is_tested(&cmp->rows[r].cells[v]))
+			judge_cell(&cmp->rows[r], v, opt);
 	}
 }
 
-static void decide_base(struct metric_row *row)
+/* A workload result's estimates, one per variant; others share none. */
+static void make_estimates(struct metric_row *row, size_t nvariants)
+{
+	free(row->estimates);
+	row->estimates = NULL;
+	if (row->key)
+		row->estimates = xcalloc(nvariants, sizeof(*row->estimates));
+}
+
+static void decide_base(struct metric_row *row, size_t nvariants)
 {
 	struct metric_cell *base = &row->cells[0];
 	struct metric_info info;
@@ -560,8 +577,8 @@ static void decide_base(struct metric_row *row)
 	base->change = 0;
 	base->change_absolute = info.points;
 	base->change_infinite = false;
-	memset(&base->ci, 0, sizeof(base->ci));
-	base->runs_needed = 0;
+	make_estimates(row, nvariants);
+	base->est = row->estimates ? &row->estimates[0] : &key_estimate_none;
 	base->verdict = VERDICT_BASE;
 	base->rule = rule_base;
 	row->better = info.better;
@@ -653,7 +670,7 @@ static void decide_bases(void *ctx, size_t begin, size_t end)
 	struct decide_work *w = ctx;
 
 	for (size_t r = begin; r < end; r++)
-		decide_base(&w->cmp->rows[r]);
+		decide_base(&w->cmp->rows[r], w->cmp->nvariants);
 }
 
 /* Variants begin + 1 to end: variant 0 is the base. */

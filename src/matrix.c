@@ -724,6 +724,7 @@ void metric_row_release(struct metric_row *row, size_t nvariants)
 		if (!row->cells[v].samples_shared)
 			free(row->cells[v].samples);
 	free(row->cells);
+	free(row->estimates);
 	free(row->name);
 	memset(row, 0, sizeof(*row));
 }

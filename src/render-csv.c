@@ -47,11 +47,13 @@ static void csv_number(struct strbuf *out, double x, bool show)
 static void csv_interval(struct strbuf *out, const struct metric_cell *c,
 			 bool key, bool tested)
 {
-	csv_number(out, c->ci.low, key && tested && c->ci.bounded);
-	csv_number(out, c->ci.high, key && tested && c->ci.bounded);
-	if (key && c->runs_needed &&
+	const struct key_estimate *est = cell_estimate(c);
+
+	csv_number(out, est->ci.low, key && tested && est->ci.bounded);
+	csv_number(out, est->ci.high, key && tested && est->ci.bounded);
+	if (key && est->runs_needed &&
 	    (tested || c->verdict == VERDICT_FEW_RUNS))
-		strbuf_addf(out, "%zu", c->runs_needed);
+		strbuf_addf(out, "%zu", est->runs_needed);
 	strbuf_addch(out, ',');
 }
 

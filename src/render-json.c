@@ -123,13 +123,14 @@ static void json_cell_test(json_t *c, const struct metric_cell *cell)
 static void json_cell_interval(json_t *c, const struct metric_cell *cell,
 			       const struct compare_options *opt, bool key)
 {
-	const struct change_interval *ci = &cell->ci;
+	const struct key_estimate *est = cell_estimate(cell);
+	const struct change_interval *ci = &est->ci;
 	bool tested = key && cell->verdict != VERDICT_BASE &&
 		      cell->verdict != VERDICT_ABSENT &&
 		      cell->verdict != VERDICT_FEW_RUNS &&
 		      cell->verdict != VERDICT_NOT_FINITE;
 	bool estimated = key && (tested || cell->verdict == VERDICT_FEW_RUNS) &&
-			 cell->runs_needed;
+			 est->runs_needed;
 
 	json_object_set_new(c, "interval", !tested ? json_null() : json_pack(
 		"{s:i, s:s, s:o, s:o, s:o}",
@@ -139,7 +140,7 @@ static void json_cell_interval(json_t *c, const struct metric_cell *cell,
 		"low", ci->bounded ? number(ci->low) : json_null(),
 		"high", ci->bounded ? number(ci->high) : json_null()));
 	json_object_set_new(c, "runs_needed", estimated ?
-			    json_integer((json_int_t)cell->runs_needed) :
+			    json_integer((json_int_t)est->runs_needed) :
 			    json_null());
 }
 

@@ -21,7 +21,7 @@ static int decimals_for(double a, double b)
 
 void add_interval(struct strbuf *out, const struct metric_cell *cell)
 {
-	const struct change_interval *ci = &cell->ci;
+	const struct change_interval *ci = &cell_estimate(cell)->ci;
 	int decimals = decimals_for(ci->low, ci->high);
 
 	strbuf_addf(out, "%d%% CI ", COMPARE_INTERVAL_LEVEL);
@@ -37,13 +37,15 @@ void add_interval(struct strbuf *out, const struct metric_cell *cell)
 void add_runs_needed(struct strbuf *out, const struct metric_cell *cell,
 		     const struct compare_options *opt)
 {
-	if (!cell->runs_needed)
+	size_t runs = cell_estimate(cell)->runs_needed;
+
+	if (!runs)
 		return;
-	if (cell->runs_needed > RUNS_NEEDED_MAX)
+	if (runs > RUNS_NEEDED_MAX)
 		strbuf_addf(out, "more than %d runs per side", RUNS_NEEDED_MAX);
 	else
-		strbuf_addf(out, "about %zu run%s per side", cell->runs_needed,
-			    cell->runs_needed == 1 ? "" : "s");
+		strbuf_addf(out, "about %zu run%s per side", runs,
+			    runs == 1 ? "" : "s");
 	strbuf_addf(out, " would decide ±%g%s", opt->min_change,
 		    cell->change_absolute ? " points" : "%");
 }
@@ -87,7 +89,7 @@ void add_key_verdict(struct strbuf *out, const struct metric_row *row,
 	case VERDICT_FEW_RUNS:
 		add_change(out, cell);
 		strbuf_addstr(out, ": not enough runs (fewer than 3)");
-		if (cell->runs_needed) {
+		if (cell_estimate(cell)->runs_needed) {
 			strbuf_addstr(out, ", ");
 			add_runs_needed(out, cell, opt);
 		}
@@ -102,7 +104,7 @@ void add_key_verdict(struct strbuf *out, const struct metric_row *row,
 	dir = direction(row, cell);
 	if (cell->verdict == VERDICT_CHANGED && dir)
 		strbuf_addf(out, ", %s", dir);
-	if (cell->verdict == VERDICT_INCONCLUSIVE && cell->runs_needed) {
+	if (cell->verdict == VERDICT_INCONCLUSIVE && cell_estimate(cell)->runs_needed) {
 		strbuf_addstr(out, ", ");
 		add_runs_needed(out, cell, opt);
 	}

@@ -76,6 +76,21 @@ const char *verdict_name(enum verdict verdict);
  * them (1.5 million at 30 commits x 50,000 metrics): the small fields sit
  * together, unpadded, as memory is what limits the largest comparisons.
  */
+/*
+ * A workload result's estimate against the base, once tested: the 95%
+ * interval of the change (Fieller's; Hodges-Lehmann's with --test mwu), and
+ * the runs per variant that would decide it at the noise observed (0: no
+ * estimate; see runs_to_decide()), also with too few runs.  Only workload
+ * results have one of their own: the rows of monitor metrics, most of a
+ * comparison, share key_estimate_none (unbounded, no runs).
+ */
+struct key_estimate {
+	struct change_interval ci;
+	size_t runs_needed;
+};
+
+extern const struct key_estimate key_estimate_none;
+
 struct metric_cell {
 	double *samples;	/* NULL when absent */
 	struct sample_summary sum;	/* the caller sets sum.n, the number
@@ -95,14 +110,7 @@ struct metric_cell {
 	enum verdict verdict;
 	struct test_result test;
 	double q;		/* BH-corrected p within the metric's family */
-	/*
-	 * Workload results, once tested: the 95% interval of the change
-	 * (Fieller's; Hodges-Lehmann's with --test mwu), and the runs per
-	 * variant that would decide it at the noise observed (0: no
-	 * estimate; see runs_to_decide()), also with too few runs.
-	 */
-	struct change_interval ci;
-	size_t runs_needed;
+	const struct key_estimate *est;	/* see cell_estimate() */
 	const char *rule;	/* the rule that decided, for --explain */
 };
 
@@ -115,7 +123,17 @@ struct metric_row {
 				 * the fail:runs table */
 	int better;		/* +1 higher is better, -1 lower, 0 unknown */
 	struct metric_cell *cells;	/* one per variant */
+	struct key_estimate *estimates;	/* a workload result's, one per
+					 * variant (compare_decide());
+					 * otherwise NULL */
 };
+
+/* A cell's estimate: key_estimate_none until compare_decide() made one. */
+static inline const struct key_estimate *
+cell_estimate(const struct metric_cell *cell)
+{
+	return cell->est ? cell->est : &key_estimate_none;
+}
 
 struct param {
 	char *key;

@@ -216,8 +216,8 @@ static void test_effect_floors(void)
 	CHECK(row->cells[1].verdict == VERDICT_SAME);
 	CHECK_STR(row->cells[1].rule,
 		  "workload result: the 95% interval of the change lies inside +-(--min-change): the same (two one-sided tests)");
-	CHECK(row->cells[1].ci.bounded && row->cells[1].ci.low > 0.4 &&
-	      row->cells[1].ci.high < 0.6);
+	CHECK(row->cells[1].est->ci.bounded && row->cells[1].est->ci.low > 0.4 &&
+	      row->cells[1].est->ci.high < 0.6);
 	CHECK(row->better == 1);
 	row = find_row(cmp, "proc-vmstat.pgmajfault");
 	CHECK(row->cells[1].verdict == VERDICT_SMALL);
@@ -302,31 +302,31 @@ static void test_three_verdicts(void)
 	set_row(cmp, 4, "w.two_runs", true, two, 2, base, 5);
 	compare_decide(cmp, &welch_options);
 	c = &find_row(cmp, "w.same")->cells[1];
-	CHECK(c->verdict == VERDICT_SAME && c->ci.bounded);
-	CHECK(c->ci.low > -1 && c->ci.high < 1 && c->ci.low < c->change &&
-	      c->change < c->ci.high);
-	CHECK(c->runs_needed > 0 && c->runs_needed <= 5);
+	CHECK(c->verdict == VERDICT_SAME && c->est->ci.bounded);
+	CHECK(c->est->ci.low > -1 && c->est->ci.high < 1 &&
+	      c->est->ci.low < c->change && c->change < c->est->ci.high);
+	CHECK(c->est->runs_needed > 0 && c->est->runs_needed <= 5);
 	CHECK_STR(verdict_name(c->verdict), "same");
 	c = &find_row(cmp, "w.down")->cells[1];
-	CHECK(c->verdict == VERDICT_CHANGED && c->ci.high < 0);
+	CHECK(c->verdict == VERDICT_CHANGED && c->est->ci.high < 0);
 	CHECK_NEAR(c->change, -5, 1e-12);
 	c = &find_row(cmp, "w.wide")->cells[1];
 	CHECK(c->verdict == VERDICT_INCONCLUSIVE);
 	CHECK_STR(verdict_name(c->verdict), "inconclusive");
-	CHECK(c->ci.low < -3 && c->ci.high > 0);
+	CHECK(c->est->ci.low < -3 && c->est->ci.high > 0);
 	/*
 	 * 4.2% noise per side, 5.9% for the change with one run each: the
 	 * half-width falls below |change| = 3% at about (2 5.9 / 3)^2 = 16
 	 */
-	CHECK(c->runs_needed >= 14 && c->runs_needed <= 18);
+	CHECK(c->est->runs_needed >= 14 && c->est->runs_needed <= 18);
 	c = &find_row(cmp, "w.near")->cells[1];
 	CHECK(c->q < 0.05 && c->verdict == VERDICT_INCONCLUSIVE);
 	CHECK_STR(c->rule,
 		  "workload result: significant but smaller than --min-change, and the 95% interval of the change reaches beyond +-(--min-change): inconclusive");
-	CHECK(c->ci.high > 1 && c->ci.low > 0);
+	CHECK(c->est->ci.high > 1 && c->est->ci.low > 0);
 	c = &find_row(cmp, "w.two_runs")->cells[1];
-	CHECK(c->verdict == VERDICT_FEW_RUNS && c->runs_needed >= 2);
-	CHECK(!c->ci.bounded);
+	CHECK(c->verdict == VERDICT_FEW_RUNS && c->est->runs_needed >= 2);
+	CHECK(!c->est->ci.bounded);
 
 	/*
 	 * "same" is not corrected for the other results: the interval and
@@ -335,13 +335,14 @@ static void test_three_verdicts(void)
 	{
 		struct compare_options opt = welch_options;
 		struct change_interval corrected =
-			find_row(cmp, "w.same")->cells[1].ci;
+			find_row(cmp, "w.same")->cells[1].est->ci;
 
 		opt.fdr = 0;
 		compare_decide(cmp, &opt);
 		c = &find_row(cmp, "w.same")->cells[1];
 		CHECK(c->verdict == VERDICT_SAME);
-		CHECK(c->ci.low == corrected.low && c->ci.high == corrected.high);
+		CHECK(c->est->ci.low == corrected.low &&
+		      c->est->ci.high == corrected.high);
 	}
 
 	/* --test mwu: Hodges-Lehmann's interval, 5 runs against 5 */
@@ -352,11 +353,11 @@ static void test_three_verdicts(void)
 		compare_decide(cmp, &opt);
 		row = find_row(cmp, "w.down");
 		c = &row->cells[1];
-		CHECK(c->verdict == VERDICT_CHANGED && c->ci.bounded);
-		CHECK_NEAR(c->ci.estimate, -5, 1e-12);
+		CHECK(c->verdict == VERDICT_CHANGED && c->est->ci.bounded);
+		CHECK_NEAR(c->est->ci.estimate, -5, 1e-12);
 		c = &find_row(cmp, "w.same")->cells[1];
 		CHECK(c->verdict == VERDICT_SAME || c->verdict == VERDICT_INCONCLUSIVE);
-		CHECK(c->ci.critical == 3);	/* P(U <= 2) = 4/252 */
+		CHECK(c->est->ci.critical == 3);	/* P(U <= 2) = 4/252 */
 	}
 	/* 3 runs with --test mwu: no 95% interval, never "same" */
 	{
@@ -368,7 +369,7 @@ static void test_three_verdicts(void)
 		set_row(small, 0, "w.constant", true, c3, 3, c3, 3);
 		compare_decide(small, &opt);
 		CHECK(small->rows[0].cells[1].verdict == VERDICT_INCONCLUSIVE);
-		CHECK(small->rows[0].cells[1].runs_needed == 4);
+		CHECK(small->rows[0].cells[1].est->runs_needed == 4);
 		opt.test = SIG_WELCH;
 		compare_decide(small, &opt);
 		CHECK(small->rows[0].cells[1].verdict == VERDICT_SAME);
