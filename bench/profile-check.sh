@@ -178,7 +178,10 @@ for g in cmp["groups"]:
             key = (m["name"], cell["change"], cell["verdict"])
         if cell["verdict"] == "changed" and m["name"].startswith("perf-profile."):
             base = next(c for c in m["variants"] if c["variant"] == "base")
-            changed.append((m["name"], base["mean"], cell["mean"]))
+            # A function that no profile of the base kept had none of
+            # the samples there (kdelta compares it with zeros; an older
+            # kdelta left its mean null).
+            changed.append((m["name"], base["mean"] or 0.0, cell["mean"]))
 if key:
     print(f"   {key[0]}: {key[1]:+.1f}% ({key[2]})" if key[1] is not None
           else f"   {key[0]}: {key[2]}")

@@ -547,7 +547,10 @@ bool metric_is_failure_stat(const char *name)
 
 bool metric_absent_means_zero(const char *name)
 {
-	return metric_kind(name) == METRIC_COUNTER;
+	struct metric_info info;
+
+	metric_describe(name, &info);
+	return info.absent_zero;
 }
 
 /*
@@ -676,33 +679,98 @@ static void comparison_take_values(struct comparison *cmp, struct matrix *m,
 	m->values = NULL;
 }
 
+/* Whether name's source (the part before its first '.') is source[0..len). */
+static bool of_source(const char *name, const char *source, size_t len)
+{
+	return !strncmp(name, source, len) && (name[len] == '.' || !name[len]);
+}
+
+/* The index of name's source among first[0..n), or n. */
+static size_t find_source(const char *const *first, size_t n,
+			  const char *name, size_t hint)
+{
+	size_t len = strcspn(name, "."), s = hint;
+
+	if (s < n && of_source(first[s], name, len))
+		return s;
+	for (s = 0; s < n && !of_source(first[s], name, len);)
+		s++;
+	return s;
+}
+
+/*
+ * The source of each row as a number below *nsources, among the sources
+ * of the rows whose absence can mean zero (NONE for the others): for "did
+ * this variant's runs have the metric's source".  Rows of one source are
+ * mostly adjacent.
+ */
+#define NONE ((size_t)-1)
+static size_t *zero_sources(const struct comparison *cmp, const bool *zero,
+			    size_t *nsources)
+{
+	size_t *id = xmalloc((cmp->nrows + 1) * sizeof(*id));
+	const char **first = NULL;	/* a row name of each source */
+	size_t n = 0, alloc = 0, s = 0;
+
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		if (!zero[r])
+			continue;
+		s = find_source(first, n, cmp->rows[r].name, s);
+		if (s == n) {
+			ALLOC_GROW(first, n + 1, alloc);
+			first[n++] = cmp->rows[r].name;
+		}
+	}
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		s = find_source(first, n, cmp->rows[r].name,
+				r && id[r - 1] != NONE ? id[r - 1] : 0);
+		id[r] = s < n ? s : NONE;
+	}
+	free(first);
+	*nsources = n;
+	return id;
+}
+
 void comparison_add_matrices(struct comparison *cmp,
 			     struct matrix *const *matrices)
 {
-	size_t names_alloc = 0, k = 0;
+	size_t names_alloc = 0, k = 0, nsources;
 	size_t *where = comparison_index_rows(cmp, matrices, &names_alloc);
 	double **rows_of = xcalloc(cmp->nrows + 1, sizeof(*rows_of));
 	bool *integers = xcalloc(cmp->nrows + 1, sizeof(*integers));
 	bool *zero = xcalloc(cmp->nrows + 1, sizeof(*zero));
 	bool *failure = xcalloc(cmp->nrows + 1, sizeof(*failure));
+	size_t *source;
+	bool *ran;
 
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		zero[r] = metric_absent_means_zero(cmp->rows[r].name);
 		failure[r] = metric_is_failure_stat(cmp->rows[r].name);
 	}
+	source = zero_sources(cmp, zero, &nsources);
+	ran = xcalloc(nsources + 1, sizeof(*ran));
 	for (size_t v = 0; v < cmp->nvariants; v++) {
 		struct matrix *m = matrices[v];
 		bool shared = false;
 
 		memset(rows_of, 0, cmp->nrows * sizeof(*rows_of));
+		memset(ran, 0, nsources * sizeof(*ran));
 		for (size_t i = 0; i < m->nmetrics; i++) {
 			integers[where[k]] = m->fractions && !m->fractions[i];
+			if (source[where[k]] != NONE)
+				ran[source[where[k]]] = true;
 			rows_of[where[k++]] = m->values + i * m->nruns;
 		}
 		for (size_t r = 0; r < cmp->nrows; r++) {
 			struct metric_cell *cell = &cmp->rows[r].cells[v];
 
-			if (!rows_of[r] && !zero[r])
+			/*
+			 * Absent from every run: none of it when absence
+			 * means zero and the metric's source ran, else
+			 * absent.
+			 */
+			if (!rows_of[r] &&
+			    !(zero[r] && source[r] != NONE && ran[source[r]]))
 				continue;
 			cell_fill(cell, rows_of[r], m->nruns,
 				  failure[r] ? NULL : m->incomplete, zero[r],
@@ -711,6 +779,8 @@ void comparison_add_matrices(struct comparison *cmp,
 		}
 		comparison_take_values(cmp, m, shared);
 	}
+	free(ran);
+	free(source);
 	free(failure);
 	free(zero);
 	free(integers);

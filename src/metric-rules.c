@@ -121,7 +121,7 @@ static size_t pattern_match(const char *pattern, const char *name)
 /* The best match so far of each property. */
 struct resolution {
 	struct metric_info info;
-	size_t kind_len, better_len, points_len, floor_len;
+	size_t kind_len, better_len, points_len, floor_len, zero_len;
 };
 
 static void resolve(struct resolution *r, const struct metric_spec *specs,
@@ -149,6 +149,10 @@ static void resolve(struct resolution *r, const struct metric_spec *specs,
 			r->floor_len = m;
 			r->info.floor = s->floor;
 		}
+		if (s->absent_zero && m > r->zero_len) {
+			r->zero_len = m;
+			r->info.absent_zero = true;
+		}
 	}
 }
 
@@ -170,6 +174,10 @@ static void fill_unsaid(struct resolution *r, const struct resolution *from)
 	if (!r->floor_len && from->floor_len) {
 		r->floor_len = from->floor_len;
 		r->info.floor = from->info.floor;
+	}
+	if (!r->zero_len && from->zero_len) {
+		r->zero_len = from->zero_len;
+		r->info.absent_zero = true;
 	}
 }
 
@@ -201,8 +209,9 @@ static const struct metric_spec *source_specs(const char *source, size_t len,
 void metric_describe(const char *name, struct metric_info *info)
 {
 	const char *dot = strchr(name, '.');
-	struct resolution r = { { METRIC_GAUGE, 0, false, &default_floor },
-				0, 0, 0, 0 };
+	struct resolution r = {
+		{ METRIC_GAUGE, 0, false, &default_floor, false }, 0, 0, 0, 0, 0
+	};
 	struct resolution lkp = r;
 	bool monitor = false;
 
@@ -221,6 +230,7 @@ void metric_describe(const char *name, struct metric_info *info)
 
 		r.info.points = len && name[len - 1] == '%';
 	}
+	r.info.absent_zero |= r.info.kind == METRIC_COUNTER;
 	*info = r.info;
 }
 

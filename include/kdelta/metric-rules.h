@@ -77,6 +77,12 @@ struct metric_spec {
 	int better;			/* +1 higher is better, -1 lower */
 	bool points;			/* a percentage: change in points */
 	const struct metric_floor *floor;
+	/*
+	 * A run that lacks the metric had none of it, although its source
+	 * ran: a perf-profile function below what the profile keeps.  Every
+	 * METRIC_COUNTER is so without saying it.
+	 */
+	bool absent_zero;
 };
 
 /* Everything at once, for a comparer's row. */
@@ -85,6 +91,7 @@ struct metric_info {
 	int better;			/* +1, -1, or 0: unknown */
 	bool points;
 	const struct metric_floor *floor;	/* never NULL */
+	bool absent_zero;	/* a counter, or declared absent_zero */
 };
 
 void metric_describe(const char *name, struct metric_info *info);

@@ -145,6 +145,9 @@ static void test_families(void)
 	CHECK(!metric_absent_means_zero("proc-vmstat.nr_free_pages"));
 	CHECK(!metric_absent_means_zero("meminfo.Dirty"));
 	CHECK(!metric_absent_means_zero("creat-clo.ops_per_sec"));
+	/* A function below what a profile keeps had (almost) no samples. */
+	CHECK(metric_absent_means_zero("perf-profile.self.cycles-pp.vfs_statx"));
+	CHECK(metric_absent_means_zero("perf-profile.calltrace.cycles-pp.a.b"));
 }
 
 static const struct metric_row *row_named(const struct comparison *cmp,
@@ -230,6 +233,48 @@ static void test_rows(void)
 	CHECK(cmp.rows == NULL && cmp.nrows == 0);
 	matrix_release(&a);
 	matrix_release(&b);
+}
+
+/*
+ * A metric whose absence means none (a counter, a perf-profile function)
+ * is zero in a variant that lacks it only when that variant's runs had its
+ * source: a profile without the function, not runs without a profile.
+ */
+static void test_absent_source(void)
+{
+	struct matrix a, b, c;
+	struct matrix *ms[] = { &a, &b, &c };
+	struct comparison cmp = { 0 };
+	const struct metric_row *row;
+	struct kd_err err;
+
+	CHECK(parse("{\"w.ops\": [1, 2, 3],"
+		    " \"perf-profile.self.cycles-pp.open\": [10, 11, 12],"
+		    " \"proc-vmstat.nr_free_pages\": [5, 5, 5]}", &a, &err) == 0);
+	CHECK(parse("{\"w.ops\": [1, 2, 3],"
+		    " \"perf-profile.self.cycles-pp.open\": [10, 11, 12],"
+		    " \"perf-profile.self.cycles-pp.vfs_statx\": [4, 5, 6],"
+		    " \"proc-vmstat.pgfree\": [7, 8, 9]}", &b, &err) == 0);
+	CHECK(parse("{\"w.ops\": [1, 2, 3]}", &c, &err) == 0);
+	cmp.nvariants = 3;
+	cmp.variants = xcalloc(3, sizeof(*cmp.variants));
+	comparison_add_matrices(&cmp, ms);
+	row = row_named(&cmp, "perf-profile.self.cycles-pp.vfs_statx");
+	/* Profiled, below the threshold: zero in every run... */
+	CHECK(row && row->cells[0].sum.n == 3 && row->cells[0].samples &&
+	      row->cells[0].samples[0] == 0 && row->cells[0].samples[2] == 0 &&
+	      row->cells[0].zero_filled);
+	CHECK(row && row->cells[1].sum.n == 3 && !row->cells[1].zero_filled);
+	/* ...not profiled: absent. */
+	CHECK(row && !row->cells[2].samples && row->cells[2].sum.n == 0);
+	/* A counter: zero where its monitor ran (a gauge of it says so). */
+	row = row_named(&cmp, "proc-vmstat.pgfree");
+	CHECK(row && row->cells[0].sum.n == 3 && row->cells[0].samples[1] == 0);
+	CHECK(row && !row->cells[2].samples);
+	comparison_release(&cmp);
+	matrix_release(&a);
+	matrix_release(&b);
+	matrix_release(&c);
 }
 
 /*
@@ -382,6 +427,7 @@ int main(void)
 	test_families();
 	test_rows();
 	test_integers();
+	test_absent_source();
 	test_incomplete_runs();
 	test_write();
 	test_many_metrics();
