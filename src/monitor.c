@@ -57,6 +57,7 @@ struct monitor_session {
 	const struct jnode *job_root;
 	char *run_dir;
 	char *work_dir;
+	char *scratch_dir;
 	int cancel_fd;
 	struct active *items;
 	size_t n, alloc;
@@ -488,6 +489,7 @@ static int add_monitor(struct monitor_session *s, const char *name,
 	a.ctx.job_root = s->job_root;
 	a.ctx.run_dir = s->run_dir;
 	a.ctx.work_dir = s->work_dir;
+	a.ctx.scratch_dir = s->scratch_dir;
 	a.ctx.cancel_fd = s->cancel_fd;
 	a.ctx.raw_path = a.raw_path;
 	rc = active_start(s, &a, err);
@@ -539,6 +541,7 @@ int monitors_start(const struct monitor_run *run,
 	s->cancel_fd = run->cancel_fd;
 	s->run_dir = xstrdup(run->run_dir);
 	s->work_dir = run->work_dir ? xstrdup(run->work_dir) : NULL;
+	s->scratch_dir = run->scratch_dir ? xstrdup(run->scratch_dir) : NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -667,6 +670,7 @@ void monitor_session_free(struct monitor_session *s)
 	strbuf_release(&s->buf);
 	free(s->run_dir);
 	free(s->work_dir);
+	free(s->scratch_dir);
 	free(s);
 }
 

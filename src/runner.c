@@ -492,6 +492,7 @@ static void run_prepare(struct run *r)
 	watched.job_root = r->job->root;
 	watched.run_dir = r->run_dir;
 	watched.work_dir = fs_work_dir(r->mount);
+	watched.scratch_dir = r->ws.path;
 	watched.cancel_fd = r->b->opts->cancel_fd;
 	if (monitors_start(&watched, &r->monitors, &err) < 0) {
 		r->monitors = NULL;

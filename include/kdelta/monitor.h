@@ -22,6 +22,8 @@ struct monitor_context {
 	const struct jnode *job_root;	/* the whole job, or NULL */
 	const char *run_dir;		/* where its raw file goes */
 	const char *work_dir;		/* where the workload runs, or NULL */
+	const char *scratch_dir;	/* for its temporary files: see
+					 * struct monitor_run */
 	int cancel_fd;			/* readable: stop waiting; -1: none */
 	const char *raw_path;		/* <run_dir>/<name>.gz */
 	void *state;			/* the monitor's own, start() to release() */
@@ -144,6 +146,13 @@ struct monitor_run {
 	const char *run_dir;		/* where the raw files go */
 	const char *work_dir;		/* where the workload runs, or NULL */
 	int cancel_fd;			/* readable: stop waiting; -1: none */
+	/*
+	 * A private directory for the monitors' temporary files (perf's
+	 * FIFOs, its recording): the run's workspace, which goes with the
+	 * run, and after a kill -9 with the next run's clean-up of the work
+	 * directory.  NULL (unit tests): $TMPDIR, or /tmp.
+	 */
+	const char *scratch_dir;
 };
 
 /*

@@ -89,7 +89,7 @@ static int perf_profile_start(struct monitor_context *ctx, struct kd_err *err)
 	int rc;
 
 	ctx->state = pp;
-	if (perf_prepare(&pp->run, err) < 0) {
+	if (perf_prepare(&pp->run, ctx->scratch_dir, err) < 0) {
 		perf_profile_release(ctx);
 		return -1;
 	}

@@ -71,7 +71,7 @@ static int perf_stat_start(struct monitor_context *ctx, struct kd_err *err)
 	snprintf(ms, sizeof(ms), "%.0f", interval * 1000);
 	strbuf_init(&ps->command);
 	ctx->state = ps;
-	if (perf_prepare(&ps->run, err) < 0) {
+	if (perf_prepare(&ps->run, ctx->scratch_dir, err) < 0) {
 		perf_stat_release(ctx);
 		return -1;
 	}

@@ -33,9 +33,10 @@ char *perf_path(const struct perf_run *run, const char *name)
 	return xasprintf("%s/%s", run->dir, name);
 }
 
-static int make_dir(struct perf_run *run, struct kd_err *err)
+static int make_dir(struct perf_run *run, const char *dir,
+		    struct kd_err *err)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = dir ? dir : getenv("TMPDIR");
 
 	run->dir = xasprintf("%s/kdelta-perf.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(run->dir)) {
@@ -161,12 +162,12 @@ static const char **perf_argv(const char *const *args, const char *control)
 	return argv;
 }
 
-int perf_prepare(struct perf_run *run, struct kd_err *err)
+int perf_prepare(struct perf_run *run, const char *dir, struct kd_err *err)
 {
 	memset(run, 0, sizeof(*run));
 	run->ctl = run->ack = -1;
 	run->proc = (struct proc)PROC_INIT;
-	if (make_dir(run, err) < 0 ||
+	if (make_dir(run, dir, err) < 0 ||
 	    open_fifo(run, "ack", O_RDONLY, &run->ack, err) < 0 ||
 	    open_fifo(run, "ctl", O_RDWR, &run->ctl, err) < 0)
 		return -1;

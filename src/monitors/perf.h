@@ -29,10 +29,11 @@ struct perf_run {
 };
 
 /*
- * Makes a private directory for perf's files, below $TMPDIR or /tmp, and
- * the control FIFOs in it.  perf_release() undoes it, also on failure.
+ * Makes a private directory for perf's files below dir (the monitor's
+ * scratch_dir; NULL: $TMPDIR or /tmp), and the control FIFOs in it.
+ * perf_release() undoes it, also on failure.
  */
-int perf_prepare(struct perf_run *run, struct kd_err *err);
+int perf_prepare(struct perf_run *run, const char *dir, struct kd_err *err);
 
 /* A file in the private directory (caller frees). */
 char *perf_path(const struct perf_run *run, const char *name);

@@ -64,7 +64,8 @@ if [ "$(id -u)" != 0 ] || ! command -v perf >/dev/null; then
 	skip "a real profile needs root and perf (Debian's linux-perf)"
 fi
 
-# The real thing; perf's private directory goes below TMPDIR.
+# The real thing: nothing goes below TMPDIR (perf's private directory is in
+# the run's workspace, tests/monitors/perf-leftovers.sh).
 mkdir "$T/tmp"
 run real TMPDIR="$T/tmp"
 [ -z "$(ls -A "$T/tmp")" ] || fail "perf's files left: $(ls -A "$T/tmp")"

@@ -127,7 +127,7 @@ static void test_fake_proc(void)
 	path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	setenv("PATH", tmp, 1);
 
-	CHECK(monitors_start(&(struct monitor_run){ NULL, run, NULL, -1 }, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ NULL, run, NULL, -1, NULL }, &s, &err) == 0);
 	/* begin(): latencytop on, records cleared by a write */
 	get("fake/proc/sys/kernel/latencytop", &text);
 	CHECK_STR(text.buf, "1\n");
@@ -242,7 +242,7 @@ static void test_numa(void)
 			defaults = !monitor_registry[i]->by_default ||
 				   monitor_registry[i]->by_default();
 	CHECK(defaults);
-	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1 }, &s,
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1, NULL }, &s,
 			     &err) == 0);
 	CHECK(monitors_stop(s, NULL, &err) == 0);
 	strbuf_reset(&text);
@@ -288,7 +288,7 @@ static void test_selection(void)
 	make_dir("run2");
 	copy_capture("meminfo.2", "fake2/proc/meminfo");
 	setenv("KDELTA_PROC_ROOT", root, 1);
-	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1 }, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1, NULL }, &s, &err) == 0);
 	CHECK(monitors_stop(s, NULL, &err) == 0);
 	monitor_session_unavailable(s, &text);
 	strbuf_addf(&want, "latency_stats: %s/proc/latency_stats does not exist (kernel without CONFIG_LATENCYTOP)\n",
@@ -300,9 +300,9 @@ static void test_selection(void)
 	get("run2/proc-vmstat.gz", &text);
 	CHECK_STR(text.buf, "(missing)");
 
-	CHECK(monitors_start(&(struct monitor_run){ bad_job, run, NULL, -1 }, &s, &err) == -1);
+	CHECK(monitors_start(&(struct monitor_run){ bad_job, run, NULL, -1, NULL }, &s, &err) == -1);
 	CHECK_STR(err.msg, "monitors: unknown monitor 'frob'");
-	CHECK(monitors_start(&(struct monitor_run){ fast_job, run, NULL, -1 }, &s, &err) == -1);
+	CHECK(monitors_start(&(struct monitor_run){ fast_job, run, NULL, -1, NULL }, &s, &err) == -1);
 	CHECK_STR(err.msg, "monitors: meminfo: interval 0.001s is too short: the least is 0.01s");
 	unsetenv("KDELTA_PROC_ROOT");
 
@@ -356,7 +356,7 @@ static void test_real(void)
 	bool root = access("/proc/slabinfo", R_OK) == 0;
 
 	make_dir("run3");
-	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1 }, &s, &err) == 0);
+	CHECK(monitors_start(&(struct monitor_run){ job, run, NULL, -1, NULL }, &s, &err) == 0);
 	sleep(2);
 	CHECK(monitors_stop(s, &usage, &err) == 0);
 	monitor_session_free(s);
