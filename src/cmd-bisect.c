@@ -332,6 +332,7 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 		.repo = a->o.repo, .build = a->build,
 		.result_root = a->o.result_root, .work_dir = wd,
 		.cancel_fd = a->o.cancel_fd,
+		.command = "bisect", .progress = stderr,
 	};
 	struct bisect_result res;
 	struct kd_err err;

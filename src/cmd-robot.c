@@ -170,6 +170,7 @@ static int robot(const struct robot_args *a, const struct robot_config *cfg,
 		.repo = cfg->repo, .build = cfg->build,
 		.result_root = cfg->result_root, .work_dir = &wd,
 		.cancel_fd = cancel_fd,
+		.command = "robot", .progress = stderr,
 	};
 	struct robot_opts o = { .cfg = cfg, .cancel_fd = cancel_fd,
 				.log = stderr };

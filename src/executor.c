@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
 #include "kdelta/machine.h"
 #include "kdelta/proc.h"
+#include "kdelta/runlock.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -281,6 +283,48 @@ static int run_rounds(struct local_executor *le,
 	return ret;
 }
 
+static void lock_waiting(const char *holder, void *arg)
+{
+	const struct local_executor *le = arg;
+
+	if (!le->o.progress)
+		return;
+	fprintf(le->o.progress, "%s: waiting for the machine's run lock, held by %s\n",
+		le->o.command, holder);
+	fflush(le->o.progress);
+}
+
+/*
+ * The machine's run lock for a batch, as kdelta run takes it (waiting):
+ * 0 when held, 1 when a signal came first (res->signal), -1 on errors.
+ */
+static int take_run_lock(struct local_executor *le, struct run_lock *lock,
+			 struct measure_result *res, struct kd_err *err)
+{
+	char *path = run_lock_path();
+	char *who = xasprintf("kdelta %s (pid %ld, work dir %s)",
+			      le->o.command, (long)getpid(),
+			      le->o.work_dir->path);
+	int ret = 0;
+
+	switch (run_lock_take(lock, path, who, true, le->o.cancel_fd,
+			      lock_waiting, le, err)) {
+	case RUN_LOCK_TAKEN:
+		break;
+	case RUN_LOCK_CANCELLED:
+		res->signal = proc_caught_signal(le->o.cancel_fd);
+		ret = 1;
+		break;
+	default:
+		kd_error_prefix(err, "the machine's run lock");
+		ret = -1;
+		break;
+	}
+	free(who);
+	free(path);
+	return ret;
+}
+
 static int local_measure(struct executor *ex, const struct measure_request *req,
 			 struct measure_result *res, struct kd_err *err)
 {
@@ -288,6 +332,7 @@ static int local_measure(struct executor *ex, const struct measure_request *req,
 	size_t n = req->n_commits;
 	bool *need = xcalloc(n ? n : 1, sizeof(*need));
 	struct count *have = xcalloc(n ? n : 1, sizeof(*have));
+	struct run_lock lock = { .fd = -1 };
 	int ret = 0;
 
 	res->host = xstrdup(ex->host);
@@ -295,10 +340,18 @@ static int local_measure(struct executor *ex, const struct measure_request *req,
 		ret = count_runs(le, req, i, &have[i], NULL, err);
 		need[i] = have[i].ok < req->runs;
 	}
+	for (size_t i = 0; i < n && !ret; i++)
+		if (need[i]) {
+			ret = take_run_lock(le, &lock, res, err);
+			break;
+		}
 	if (!ret)
 		ret = build_all(le, req, res, need, err);
 	if (!ret && !res->signal)
 		ret = run_rounds(le, req, res, need, have, err);
+	run_lock_release(&lock);
+	if (ret > 0)
+		ret = 0;
 	for (size_t i = 0; i < n; i++)
 		if (res->outcome[i] == MEASURE_NOT_RUN &&
 		    have[i].ok >= req->runs)

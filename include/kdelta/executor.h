@@ -80,7 +80,10 @@ int executor_measure(struct executor *ex, const struct measure_request *req,
 void executor_release(struct executor *ex);
 void measure_result_release(struct measure_result *res);
 
-/* The local executor: this machine, the runner in this process. */
+/*
+ * The local executor: this machine, the runner in this process, under the
+ * machine's run lock.
+ */
 struct local_executor_opts {
 	const char *repo;	/* the work tree the commits are built in */
 	const char *build;	/* sh -c template: {commit} replaced */
@@ -89,6 +92,14 @@ struct local_executor_opts {
 						 * build-<commit>.log go there */
 	int cancel_fd;		/* readable: stop (proc_catch_signals) */
 	FILE *log;		/* the runner's lines */
+	/*
+	 * The command measuring ("robot", "bisect"): it holds the machine's
+	 * run lock (runlock.h) for each batch, as kdelta run does, and says
+	 * "<command>: waiting for the machine's run lock ..." on progress
+	 * while another holds it.
+	 */
+	const char *command;
+	FILE *progress;
 };
 
 int local_executor_new(const struct local_executor_opts *o,

@@ -1,0 +1,59 @@
+#!/bin/bash
+# The local executor holds the machine's run lock (kdelta(1), the run lock)
+# for each batch, as kdelta run does: while another holds it, the robot
+# waits and says so, builds and runs nothing, then goes on once it is free.
+source "$TESTLIB"
+command -v git >/dev/null || skip "git is not installed"
+command -v cc >/dev/null || skip "no C compiler (cc) to build the fixture"
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+REPO=$T/repo
+mapfile -t H < <("$TESTDATA/bisect/make-repo.sh" "$REPO" --commits 2) ||
+	skip "cannot make the fixture repository"
+[ "${#H[@]}" = 2 ] || skip "cannot make the fixture repository"
+cat >"$T/job.yaml" <<EOF
+testcase: robot-lock
+monitors: {}
+exec:
+  argv: [$REPO/bench]
+EOF
+cat >"$T/robot.yaml" <<EOF
+repository: repo
+branches: [main]
+jobs: [job.yaml]
+build: cc -O2 -o bench bench.c
+runs: 2
+max-runs: 3
+result-root: results
+work-dir: work
+EOF
+
+# Another holder of the lock (an fcntl lock, as kdelta's), until told.
+python3 -c '
+import fcntl, os, sys, time
+f = open(sys.argv[1], "w")
+fcntl.lockf(f, fcntl.LOCK_EX)
+f.write("the holder of this test")
+f.flush()
+open(sys.argv[2], "w").write("held")
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.1)
+' "$KDELTA_RUN_LOCK" "$T/held" "$T/release" &
+holder=$!
+trap 'touch "$T/release"; kill "$holder" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+wait_nonempty "$T/held" || fail "the test could not take the lock"
+
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err" &
+pid=$!
+wait_line "$T/err" "^robot: waiting for the machine's run lock, held by the holder of this test$" "$pid" ||
+	fail "the robot did not wait for the lock: $(cat "$T/err")"
+[ -e "$REPO/bench" ] && fail "the robot built while another held the lock"
+[ -d "$T/results/$(uname -n)" ] && fail "the robot ran while another held the lock"
+touch "$T/release"
+wait "$holder"
+wait "$pid"
+status=$?
+[ "$status" = 0 ] || fail "exit status $status, want 0: $(cat "$T/err")"
+grep -Eq "^robot: main ${H[1]:0:12}: robot-lock/[^:]*: " "$T/err" ||
+	fail "no verdict once the lock was free: $(cat "$T/err")"
+finish
