@@ -69,13 +69,14 @@ static json_t *json_disturbed(const struct variant *v)
 
 static json_t *json_variant(const struct variant *v)
 {
-	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o}",
 			 "label", text(v->label),
 			 "subject", string_or_null(v->subject),
 			 "path", text(v->path ? v->path : ""),
 			 "runs", (json_int_t)v->runs,
 			 "failed", (json_int_t)v->runs_failed,
 			 "incomplete", (json_int_t)v->runs_incomplete,
+			 "interrupted", (json_int_t)v->runs_interrupted,
 			 "failure", string_or_null(v->failure),
 			 "disturbed", json_disturbed(v));
 }

@@ -404,6 +404,29 @@ static void add_run_notes(struct strbuf *out, const struct comparison *cmp)
 	strbuf_release(&line);
 }
 
+/*
+ * "fix: 1 run interrupted (kdelta was stopped or killed in it), not
+ * counted": not the commit's doing, so neither a run nor a failure.
+ */
+static void add_interrupted(struct strbuf *out, const struct comparison *cmp)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		const struct variant *var = &cmp->variants[v];
+		size_t n = var->runs_interrupted;
+
+		if (!n)
+			continue;
+		strbuf_reset(&line);
+		add_label(&line, var);
+		strbuf_addf(&line, ": %zu run%s interrupted (kdelta was stopped or killed in %s), not counted",
+			    n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+		add_wrapped(out, line.buf, VERDICT_LINE_WIDTH, 4);
+	}
+	strbuf_release(&line);
+}
+
 static const char lkp_legend[] =
 	"marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value\n";
 
@@ -440,6 +463,7 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 		strbuf_addch(out, '\n');
 	add_key_verdicts(out, cmp, opt);
 	add_run_notes(out, cmp);
+	add_interrupted(out, cmp);
 	if (monitors && !monitors_shown)
 		strbuf_addf(out,
 			    "no significant change in %zu monitor metric%s (--all lists them)\n",

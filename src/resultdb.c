@@ -959,6 +959,7 @@ struct run_scan {
 	char **ok_stats;	/* stats.json of each complete run */
 	size_t nok, alloc;
 	size_t failed, incomplete;
+	size_t interrupted;	/* kdelta was stopped in them: not counted */
 	bool marked;		/* kdelta's: some run has a completion mark */
 	char *failure;		/* the first failed run's reason */
 	time_t first, last;	/* the run directories' mtimes */
@@ -1021,7 +1022,9 @@ static int scan_runs(const struct result_dir *dir, struct run_scan *rs,
 			continue;
 		}
 		free(stats);
-		if (status[i] && !rs->failed++)
+		if (store_status_interrupted(status[i]))
+			rs->interrupted++;
+		else if (status[i] && !rs->failed++)
 			rs->failure = failure_reason(status[i]);
 		else if (!status[i])
 			rs->incomplete++;
@@ -1042,6 +1045,7 @@ int result_dir_runs(const struct result_dir *dir, struct run_counts *out,
 		return -1;
 	*out = (struct run_counts){ .ok = rs.nok, .failed = rs.failed,
 				    .incomplete = rs.incomplete,
+				    .interrupted = rs.interrupted,
 				    .first = rs.first, .last = rs.last };
 	run_scan_release(&rs);
 	return 0;
@@ -1328,6 +1332,7 @@ int result_dir_load(const struct result_dir *dir, struct matrix *m,
 	v->runs = m->nruns - m->nincomplete;
 	v->runs_failed = rs.failed;
 	v->runs_incomplete = rs.incomplete + m->nincomplete;
+	v->runs_interrupted = rs.interrupted;
 	if (!ret) {
 		free(v->failure);
 		v->failure = rs.failure;

@@ -334,6 +334,9 @@ static int run_open(struct run *r, struct kd_err *err)
 			r->b->machine.hostname, r->commit);
 		if (store_alloc_run(r->commit_dir, &r->number, &r->run_dir, err) < 0)
 			return -1;
+		/* A kill -9 from here: the next start marks it interrupted. */
+		if (workspace_record(&r->ws, err, "run", "%s", r->run_dir) < 0)
+			return -1;
 	}
 	record_init(r);
 	return record_write(r, err);
@@ -800,6 +803,29 @@ static void step_title(const struct batch *b, const struct run_step *s,
 		strbuf_addf(out, "run %u/%u", s->round + 1, b->plan.runs[s->job]);
 }
 
+/*
+ * A run a signal stopped: "interrupted: stopped by SIGTERM", not the
+ * commit's doing (store.h), and said in the summary.
+ */
+static int mark_interrupted(struct batch *b, struct run *r,
+			    struct kd_err *err)
+{
+	int sig = b->summary->signal;
+	char *how = xasprintf("kdelta was stopped by SIG%s",
+			      sig && sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+	bool marked;
+	int ret = store_mark_interrupted(r->run_dir, how, &marked, err);
+
+	free(how);
+	if (ret < 0) {
+		b->summary->store_failed = true;
+		b->summary->kept = xasprintf("%s left incomplete", r->run_dir);
+		return -1;
+	}
+	b->summary->kept = xasprintf("%s marked interrupted", r->run_dir);
+	return 0;
+}
+
 /* Runs one step of the plan; -1 stops the batch. */
 static int batch_step(struct batch *b, const struct run_step *s,
 		      struct kd_err *err)
@@ -837,10 +863,8 @@ static int batch_step(struct batch *b, const struct run_step *s,
 			b->summary->ok++;
 	} else if (r.interrupted) {
 		b->summary->signal = proc_caught_signal(b->opts->cancel_fd);
-		if (!s->warmup) {
-			strbuf_addf(&line, "%s left incomplete", r.run_dir);
-			b->summary->kept = strbuf_detach(&line);
-		}
+		if (!s->warmup)
+			ret = mark_interrupted(b, &r, err);
 	}
 	strbuf_release(&line);
 	run_release(&r);

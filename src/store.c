@@ -206,13 +206,48 @@ int store_mark_complete(const char *run_dir, const char *status,
 	return ret;
 }
 
-/* What store_mark_complete() writes: "ok" or "failed[: reason]", a line. */
+int store_mark_interrupted(const char *run_dir, const char *how,
+			   bool *marked, struct kd_err *err)
+{
+	char *path = xasprintf("%s/%s", run_dir, STORE_COMPLETE_FILE);
+	char *status;
+	int ret = 0;
+
+	*marked = false;
+	if (is_directory(run_dir) && !path_exists(path)) {
+		status = xasprintf(STORE_INTERRUPTED ": %s", how);
+		ret = store_mark_complete(run_dir, status, err);
+		*marked = ret == 0;
+		free(status);
+	}
+	free(path);
+	return ret;
+}
+
+/* "word" or "word: reason" */
+static bool is_mark(const char *mark, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(mark, word, n) &&
+	       (!mark[n] || (mark[n] == ':' && mark[n + 1] == ' '));
+}
+
+bool store_status_interrupted(const char *status)
+{
+	return status && is_mark(status, STORE_INTERRUPTED);
+}
+
+/*
+ * What store_mark_complete() writes: "ok", "failed[: reason]" or
+ * "interrupted[: how]", a line.
+ */
 static bool well_formed_mark(const struct strbuf *mark)
 {
 	if (strlen(mark->buf) != mark->len || strchr(mark->buf, '\n'))
 		return false;
-	return !strcmp(mark->buf, "ok") || !strcmp(mark->buf, "failed") ||
-	       !strncmp(mark->buf, "failed: ", 8);
+	return !strcmp(mark->buf, "ok") || is_mark(mark->buf, "failed") ||
+	       is_mark(mark->buf, STORE_INTERRUPTED);
 }
 
 char *store_run_status(const char *run_dir)

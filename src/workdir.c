@@ -25,6 +25,7 @@
 #include "kdelta/cgroup.h"
 #include "kdelta/disk.h"
 #include "kdelta/mount.h"
+#include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/workdir.h"
 
@@ -425,6 +426,26 @@ static char *state_value(const char *state, const char *key)
 	return NULL;
 }
 
+/*
+ * The run the killed kdelta was making (the runner records "run: <dir>"),
+ * marked interrupted: kdelta's death is not the commit's doing (store.h).
+ */
+static int mark_run(const char *state, const char *pid, struct strbuf *said,
+		    struct kd_err *err)
+{
+	char *run = state_value(state, "run");
+	char *how = xasprintf("kdelta (pid %s) was killed; marked by the next start",
+			      pid ? pid : "?");
+	bool marked = false;
+	int ret = run ? store_mark_interrupted(run, how, &marked, err) : 0;
+
+	if (marked)
+		strbuf_addf(said, ", marked run %s interrupted", run);
+	free(how);
+	free(run);
+	return ret;
+}
+
 static void read_state(int fd, struct strbuf *out)
 {
 	char buf[4096];
@@ -497,7 +518,8 @@ static int clean_workspace(const struct work_dir *wd, const char *name,
 		return 0;
 	}
 	if (recover_cgroup(&ws, state.buf, &done, err) < 0 ||
-	    fs_recover(ws.fd, ws.path, state.buf, &done, err) < 0) {
+	    fs_recover(ws.fd, ws.path, state.buf, &done, err) < 0 ||
+	    mark_run(state.buf, pid, &done, err) < 0) {
 		ret = kd_error_prefix(err, "%s", ws.path);
 		workspace_release(&ws);
 	} else if (workspace_remove(&ws, err) < 0) {

@@ -28,6 +28,12 @@ struct variant {
 	size_t runs;		/* complete runs counted */
 	size_t runs_failed;	/* complete but failed */
 	size_t runs_incomplete;	/* started, never completed */
+	/*
+	 * Marked interrupted (store.h): kdelta was stopped or killed in
+	 * them, which is not the commit's doing: listed, never counted as
+	 * runs or failures.
+	 */
+	size_t runs_interrupted;
 	char *notice;		/* what the user should hear of its store
 				 * (a stale matrix rebuilt), or NULL */
 	char *failure;		/* why the first failed run failed (its

@@ -125,6 +125,7 @@ void job_params_release(struct job_params *params);
  */
 struct run_counts {
 	size_t ok, failed, incomplete;
+	size_t interrupted;	/* kdelta was stopped in them (store.h) */
 	time_t first, last;
 };
 

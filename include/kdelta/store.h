@@ -21,8 +21,13 @@
  *           setup.log          the setup hook's stdout (no metrics)
  *           stats.json         {"metric": number, ...}
  *           complete           written last: "ok\n" or "failed: <reason>\n";
- *                              a run directory without it is incomplete and
- *                              never counted
+ *                              or "interrupted: <how>\n" for a run kdelta
+ *                              was stopped in (a signal; or kill -9, marked
+ *                              by the next start's cleanup): not the
+ *                              commit's doing, listed, never counted as a
+ *                              failure; a run directory without it is
+ *                              incomplete (the machine went down?) and
+ *                              never counted as complete
  *       matrix.json.gz         {"metric": [run0, run1, ...],
  *                               "stats_source": ["<run dir>/stats.json", ...]}
  *                              over the "ok" runs, in run order, in
@@ -84,10 +89,21 @@ int store_mark_complete(const char *run_dir, const char *status,
 			struct kd_err *err);
 
 /*
+ * Marks a run kdelta was stopped in "interrupted: <how>", unless it has a
+ * mark already (it ended before).  *marked says whether it wrote one.
+ */
+#define STORE_INTERRUPTED "interrupted"
+int store_mark_interrupted(const char *run_dir, const char *how,
+			   bool *marked, struct kd_err *err);
+/* Whether a completion mark (store_run_status()) is an interrupted run's. */
+bool store_status_interrupted(const char *status);
+
+/*
  * The completion mark of a run directory, without its newline, or NULL
  * when the run is incomplete.  A mark that is neither "ok" nor
  * "failed[: reason]" on one line (a NUL byte, more lines, other words) is
- * STORE_MALFORMED_MARK: the run counts as failed, never as ok.  Caller
+ * STORE_MALFORMED_MARK: the run counts as failed, never as ok.  An
+ * "interrupted[: how]" mark is neither ok nor failed.  Caller
  * frees.
  */
 #define STORE_MALFORMED_MARK "failed: malformed completion mark"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # What compare and report --fail-on-regression tell a robot: 0 clean, 1
 # regressed (a result got worse, or runs fail where the base's do not), 6
-# inconclusive, 7 no data; report's mail about failing runs.
+# inconclusive, 7 no data; report's mail about failing runs.  A run kdelta
+# was killed in (marked interrupted) is not the commit's failure.
 source "$TESTLIB"
 source "$SRCDIR/tests/compare/store.sh"
 R=$T/results
@@ -17,6 +18,10 @@ store noisy w.ops_per_sec=1000,1100,900,1050,950
 store few w.ops_per_sec=1000,1001
 store fails w.ops_per_sec=1000.2,1000.8,999.4,1000.1
 store_failed_run "$G/fails" 4 "mkfs.xfs: bad option: bind"
+store same_killed w.ops_per_sec=1000.2,1000.8,999.4,1000.1,1000.3
+store_interrupted_run "$G/same_killed" 5
+store worse_killed w.ops_per_sec=900,901,899,900,900.5
+store_interrupted_run "$G/worse_killed" 5
 for label in dead dead2; do
 	for i in 0 1 2; do
 		store_failed_run "$G/$label" $i "mkfs.xfs: bad option: bind"
@@ -73,4 +78,16 @@ check 7 report --result-root "$R" --fail-on-regression --always dead dead2
 grep -q '^Subject: \[kdelta\] dead2: w: no usable run to compare$' "$T/out" ||
 	fail "report --always without runs: $(grep '^Subject' "$T/out")"
 check 6 report --result-root "$R" --fail-on-regression base noisy
+
+# Interrupted runs: listed, neither runs nor failures.
+check 0 compare --result-root "$R" --fail-on-regression base same_killed
+grep -qx 'same_killed: 1 run interrupted (kdelta was stopped or killed in it), not counted' "$T/out" ||
+	fail "compare does not list the interrupted run: $(cat "$T/out")"
+grep -q 'runs\.failed\|runs\.incomplete' "$T/out" &&
+	fail "compare counts the interrupted run as failed: $(cat "$T/out")"
+check 1 report --result-root "$R" --fail-on-regression base worse_killed
+grep -q '^Subject: \[kdelta\] worse_killed: w\.ops_per_sec -10\.0% regression$' "$T/out" ||
+	fail "report: the subject is not the regression: $(grep '^Subject' "$T/out")"
+grep -q 'fails in\|runs failed' "$T/out" &&
+	fail "report: the interrupted run as a failure: $(cat "$T/out")"
 finish

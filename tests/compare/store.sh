@@ -46,10 +46,16 @@ store_commit() {
 }
 
 # store_failed_run DIR N REASON: a failed run; store_incomplete_run DIR N: a
-# run directory never marked complete.
+# run directory never marked complete; store_interrupted_run DIR N: one
+# marked interrupted (kdelta killed in it).
 store_failed_run() {
 	mkdir -p "$1/$2"
 	echo "failed: $3" >"$1/$2/complete"
+}
+
+store_interrupted_run() {
+	mkdir -p "$1/$2"
+	echo "interrupted: kdelta (pid 42) was killed; marked by the next start" >"$1/$2/complete"
 }
 
 store_incomplete_run() {

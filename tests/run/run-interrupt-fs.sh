@@ -51,7 +51,8 @@ EOF
 	if leftovers >&2; then
 		fail "$fs: left behind (above)"
 	fi
-	[ -e "$T"/r/intr-$fs/*/*/k/0/complete ] && fail "$fs: interrupted run is complete"
+	[ "$(cat "$T"/r/intr-$fs/*/*/k/0/complete)" = "interrupted: kdelta was stopped by SIGINT" ] ||
+		fail "$fs: the interrupted run is not marked so"
 	grep -q "^  fs: $fs on /dev/loop" "$T"/r/intr-$fs/*/*/k/0/job.yaml ||
 		fail "$fs: job.yaml does not record the file system"
 	tested=$((tested + 1))

@@ -50,7 +50,7 @@ EOF
 		"$KDELTA" run "$T/quick.yaml" --commit k --runs 1 \
 			--result-root "$T/r" --work-dir "$T/w" 2>/dev/null
 	else
-		grep -qx "kdelta run: cleaned up what kdelta (pid $kdelta) left: $T/w/kdelta-run\.[A-Za-z0-9]*, killed [12] process\(es\)\?, unmounted 1 file system, removed it" \
+		grep -qx "kdelta run: cleaned up what kdelta (pid $kdelta) left: $T/w/kdelta-run\.[A-Za-z0-9]*, killed [12] process\(es\)\?, unmounted 1 file system, marked run $T/r/kill/[^ ]*/k/0 interrupted, removed it" \
 			"$T/stderr" || fail "no cleanup line: $(cat "$T/stderr")"
 		gone "$bg" || { fail "the grandchild survived the next run"; kill -9 "$bg"; }
 	fi
