@@ -596,10 +596,17 @@ bool compare_state_has_metric(const struct compare_state *st,
 static void add_notices(struct compare_state *st, const char *command,
 			const struct comparison *cmp)
 {
-	for (size_t v = 0; v < cmp->nvariants; v++)
-		if (cmp->variants[v].notice)
-			strbuf_addf(&st->notices, "kdelta %s: %s\n", command,
-				    cmp->variants[v].notice);
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		const char *line = cmp->variants[v].notice;
+
+		while (line && *line) {
+			size_t len = strcspn(line, "\n");
+
+			strbuf_addf(&st->notices, "kdelta %s: %.*s\n", command,
+				    (int)len, line);
+			line += len + (line[len] == '\n');
+		}
+	}
 }
 
 /* Whether name matches one of the --metric patterns (globs). */

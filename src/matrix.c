@@ -5,6 +5,7 @@
  */
 #include <malloc.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "kdelta/metric-rules.h"
 #include "kdelta/monitor.h"
 #include "kdelta/name-index.h"
+#include "kdelta/strbuf.h"
 #include "kdelta/util.h"
 
 /*
@@ -731,18 +733,102 @@ static size_t *zero_sources(const struct comparison *cmp, const bool *zero,
 	return id;
 }
 
+/* Adds a line to v's notice. */
+static void add_notice(struct variant *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_notice(struct variant *v, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (v->notice)
+		strbuf_addf(&sb, "%s\n", v->notice);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(v->notice);
+	v->notice = strbuf_detach(&sb);
+}
+
+/*
+ * The complete runs of m with a value of a metric of source (a monitor's
+ * name): the runs that monitor ran in, when, as perf-profile's, its
+ * metrics are never all 0 where it ran.
+ */
+static size_t runs_with_source(const struct matrix *m, const char *source)
+{
+	bool *has = xcalloc(m->nruns + 1, sizeof(*has));
+	size_t len = strlen(source), n = 0;
+
+	for (size_t i = 0; i < m->nmetrics; i++) {
+		const double *row = m->values + i * m->nruns;
+
+		if (!of_source(m->names[i], source, len))
+			continue;
+		for (size_t r = 0; r < m->nruns; r++)
+			has[r] |= !isnan(row[r]) && row[r] != 0;
+	}
+	for (size_t r = 0; r < m->nruns; r++)
+		n += has[r] && !(m->incomplete && m->incomplete[r]);
+	free(has);
+	return n;
+}
+
+/*
+ * Runs that differ in a monitor that slows the workload (struct
+ * monitor.perturbs) are compared, but not silently: a variant whose runs
+ * mix runs with and without it, and a variant that ran it where the base
+ * did not (or the other way round), get a notice.
+ */
+static void note_perturbing(struct comparison *cmp,
+			    struct matrix *const *matrices)
+{
+	size_t *with = xcalloc(cmp->nvariants, sizeof(*with));
+
+	for (size_t i = 0; monitor_registry[i]; i++) {
+		const char *name = monitor_registry[i]->section.name;
+		const struct variant *base = &cmp->variants[0];
+
+		if (!monitor_registry[i]->perturbs)
+			continue;
+		for (size_t v = 0; v < cmp->nvariants; v++) {
+			struct variant *var = &cmp->variants[v];
+
+			with[v] = runs_with_source(matrices[v], name);
+			if (with[v] && with[v] < var->runs)
+				add_notice(var, "%s: %s ran in %zu of its %zu runs, and it slows the workload: its results mix runs with and without it",
+					   var->label, name, with[v], var->runs);
+		}
+		for (size_t v = 1; v < cmp->nvariants; v++) {
+			struct variant *var = &cmp->variants[v];
+			bool mixed = (with[0] && with[0] < base->runs) ||
+				     (with[v] && with[v] < var->runs);
+
+			if (mixed || !base->runs || !var->runs ||
+			    !with[0] == !with[v])
+				continue;
+			add_notice(var, "%s ran %s, %s did not, and it slows the workload: the change of the workload's results includes its cost",
+				   with[v] ? var->label : base->label, name,
+				   with[v] ? base->label : var->label);
+		}
+	}
+	free(with);
+}
+
 void comparison_add_matrices(struct comparison *cmp,
 			     struct matrix *const *matrices)
 {
-	size_t names_alloc = 0, k = 0, nsources;
-	size_t *where = comparison_index_rows(cmp, matrices, &names_alloc);
-	double **rows_of = xcalloc(cmp->nrows + 1, sizeof(*rows_of));
-	bool *integers = xcalloc(cmp->nrows + 1, sizeof(*integers));
-	bool *zero = xcalloc(cmp->nrows + 1, sizeof(*zero));
-	bool *failure = xcalloc(cmp->nrows + 1, sizeof(*failure));
-	size_t *source;
-	bool *ran;
+	size_t names_alloc = 0, k = 0, nsources, *where, *source;
+	double **rows_of;
+	bool *integers, *zero, *failure, *ran;
 
+	note_perturbing(cmp, matrices);
+	where = comparison_index_rows(cmp, matrices, &names_alloc);
+	rows_of = xcalloc(cmp->nrows + 1, sizeof(*rows_of));
+	integers = xcalloc(cmp->nrows + 1, sizeof(*integers));
+	zero = xcalloc(cmp->nrows + 1, sizeof(*zero));
+	failure = xcalloc(cmp->nrows + 1, sizeof(*failure));
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		zero[r] = metric_absent_means_zero(cmp->rows[r].name);
 		failure[r] = metric_is_failure_stat(cmp->rows[r].name);

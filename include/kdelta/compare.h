@@ -35,7 +35,9 @@ struct variant {
 	 */
 	size_t runs_interrupted;
 	char *notice;		/* what the user should hear of its store
-				 * (a stale matrix rebuilt), or NULL */
+				 * (a stale matrix rebuilt, runs that
+				 * differ in a monitor that perturbs):
+				 * lines, or NULL */
 	char *failure;		/* why the first failed run failed (its
 				 * completion mark, without "failed: "), or
 				 * NULL */

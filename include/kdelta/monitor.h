@@ -70,6 +70,14 @@ struct monitor {
 	 * monitor a job names runs whatever this says.
 	 */
 	bool (*by_default)(void);
+	/*
+	 * Whether it slows the workload measurably (perf-profile's call
+	 * graphs: a few percent).  A monitor is no part of a job's identity
+	 * (as in lkp-tests), so runs with and without it share a result
+	 * directory: comparisons say when the runs they put together or side
+	 * by side differ in it (comparison_add_matrices()).
+	 */
+	bool perturbs;
 
 	/* Sampled: the file read, or NULL; or the files sources() lists. */
 	const char *path;

@@ -356,6 +356,7 @@ const struct monitor monitor_perf_profile = {
 	},
 	.metrics = perf_profile_metrics,
 	.by_default = never,
+	.perturbs = true,
 	.start = perf_profile_start,
 	.stop = perf_profile_stop,
 	.finish = perf_profile_finish,
