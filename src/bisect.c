@@ -2,9 +2,9 @@
 /*
  * kdelta bisect: "git bisect" decides which commit to test next
  * (git-bisect.c); an executor checks it out, builds it and runs the job on
- * it (executor.c), run after run until its samples are significantly
- * closer to the good or to the bad commit's (bisect-classify.c); git is
- * told, and at the end the first bad commit is compared with its parent as
+ * it (executor.c), run after run until its samples are shown to lie
+ * closer to the good or to the bad commit's (bisect-classify.c, a
+ * sequential test); git is told, and at the end the first bad commit is compared with its parent as
  * kdelta compare compares.
  *
  * Every run goes into the store under the commit's full hash, so a second
@@ -402,21 +402,6 @@ static int show_difference(struct bisect *b, bool *differ, struct kd_err *err)
 	return ret;
 }
 
-/* "3 runs (3 new), exec.ops_per_sec 292261, 1 more of good". */
-static void describe_runs(struct bisect *b, const struct bisect_samples *x,
-			  size_t stored, const size_t *more,
-			  const struct strbuf *why, struct strbuf *line)
-{
-	strbuf_addf(line, "%zu runs (%zu new), %s %.6g", x->runs,
-		    x->runs - stored, b->metric, samples_mean(x));
-	if (more[0])
-		strbuf_addf(line, ", %zu more of good", more[0]);
-	if (more[1])
-		strbuf_addf(line, ", %zu more of bad", more[1]);
-	if (why->len)
-		strbuf_addf(line, ", %s", why->buf);
-}
-
 /* One more run of good or bad for a classification, reloaded. */
 static int add_end_run(struct bisect *b, const char *hash,
 		       struct bisect_samples *end, size_t *added,
@@ -433,10 +418,44 @@ static int add_end_run(struct bisect *b, const char *hash,
 	return load_samples(b, hash, end, err);
 }
 
+/* ", 4% of the way from good to bad (interval -9% to 17%)" */
+static void describe_position(const struct bisect_classification *c,
+			      struct strbuf *line)
+{
+	if (!isfinite(c->position))
+		return;
+	strbuf_addf(line, ", %.0f%% of the way from good to bad",
+		    100 * c->position);
+	if (isfinite(c->low) && isfinite(c->high))
+		strbuf_addf(line, " (interval %.0f%% to %.0f%%)",
+			    100 * c->low, 100 * c->high);
+}
+
 /*
- * Step 2, one commit: adds runs (see bisect_next_run()) until it is
- * classified, from --runs runs on; undecided when nothing can be added any
- * more, or when it cannot be built or run: skip.
+ * "3 runs (3 new), exec.ops_per_sec 292261, 98% of the way from good to
+ * bad (interval 71% to 125%), 1 more of good".
+ */
+static void describe_runs(struct bisect *b, const struct bisect_samples *x,
+			  size_t stored, const struct bisect_classification *c,
+			  const size_t *more, const struct strbuf *why,
+			  struct strbuf *line)
+{
+	strbuf_addf(line, "%zu runs (%zu new), %s %.6g", x->runs,
+		    x->runs - stored, b->metric, samples_mean(x));
+	describe_position(c, line);
+	if (more[0])
+		strbuf_addf(line, ", %zu more of good", more[0]);
+	if (more[1])
+		strbuf_addf(line, ", %zu more of bad", more[1]);
+	if (why->len)
+		strbuf_addf(line, ", %s", why->buf);
+}
+
+/*
+ * Step 2, one commit: adds runs (see bisect_next_run()) and looks again
+ * after each, from --runs runs on, until it is classified
+ * (bisect_classify()); undecided when nothing can be added any more, or
+ * when it cannot be built or run: skip.
  */
 static int test_commit(struct bisect *b, struct bisect_samples *g,
 		       struct bisect_samples *s, const char *hash,
@@ -444,25 +463,30 @@ static int test_commit(struct bisect *b, struct bisect_samples *g,
 		       struct kd_err *err)
 {
 	struct bisect_classification c = { .verdict = BISECT_UNDECIDED,
-					   .p = 1 };
+					   .position = NAN };
 	struct strbuf why = STRBUF_INIT;
 	enum measure_outcome outcome = MEASURE_OK;
-	size_t stored, more[2] = { 0, 0 };
+	size_t stored, more[2] = { 0, 0 }, nlooks = 0, alloc_looks = 0;
+	struct bisect_look *looks = NULL;
 	struct bisect_samples x;
 	int ret = load_samples(b, hash, &x, err);
 
 	stored = x.runs;
 	while (!ret && outcome == MEASURE_OK && !stopped(b)) {
-		enum bisect_next next;
+		enum bisect_next next = bisect_next_run(g, s, &x, b->o->runs,
+							b->o->max_runs);
 
-		if (x.n >= b->o->runs) {
-			bisect_classify(g->x, g->n, s->x, s->n, x.x, x.n, &c);
+		if (x.n >= b->o->runs || next == BISECT_NEXT_NONE) {
+			ALLOC_GROW(looks, nlooks + 1, alloc_looks);
+			looks[nlooks++] = (struct bisect_look){ g->n, s->n,
+								x.n };
+			bisect_classify(looks, nlooks, b->o->max_runs,
+					next == BISECT_NEXT_NONE, g, s, &x, &c);
 			if (c.verdict != BISECT_UNDECIDED)
 				break;
 		}
-		next = bisect_next_run(g, s, &x, b->o->runs, b->o->max_runs);
 		if (next == BISECT_NEXT_NONE) {
-			strbuf_addf(&why, "undecided (p = %.2g)", c.p);
+			strbuf_addstr(&why, "undecided at --max-runs");
 			break;
 		}
 		if (next == BISECT_NEXT_GOOD) {
@@ -484,7 +508,8 @@ static int test_commit(struct bisect *b, struct bisect_samples *g,
 	else if (!ret && outcome == MEASURE_RUN_FAILED)
 		strbuf_addf(line, "%s", why.buf);
 	else if (!ret)
-		describe_runs(b, &x, stored, more, &why, line);
+		describe_runs(b, &x, stored, &c, more, &why, line);
+	free(looks);
 	samples_release(&x);
 	strbuf_release(&why);
 	return ret;

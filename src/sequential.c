@@ -209,6 +209,25 @@ void seq_boundaries(enum seq_spending spending, double alpha, const double *t,
 	free(cur.f);
 }
 
+double seq_boundary(enum seq_spending spending, double alpha, const double *t,
+		    size_t k, bool last)
+{
+	double *tt, *z, ret;
+
+	if (!k)
+		return INFINITY;
+	tt = xmalloc(k * sizeof(*tt));
+	z = xmalloc(k * sizeof(*z));
+	memcpy(tt, t, k * sizeof(*tt));
+	if (last && (k == 1 || tt[k - 2] < 1))
+		tt[k - 1] = 1;
+	seq_boundaries(spending, alpha, tt, k, z);
+	ret = z[k - 1];
+	free(tt);
+	free(z);
+	return ret;
+}
+
 double seq_information(const struct seq_look *look, size_t max_runs)
 {
 	double na = (double)look->base_runs, nb = (double)look->runs;
@@ -258,19 +277,17 @@ int seq_decide(const struct seq_design *d, const struct seq_look *looks,
 	       size_t k, const double *a, size_t na, const double *b,
 	       size_t nb, struct seq_result *out)
 {
-	double *t, *z;
+	double *t, z;
 	bool last;
 
 	if (!k || looks[k - 1].base_runs != na || looks[k - 1].runs != nb)
 		return -1;
 	t = xmalloc(k * sizeof(*t));
-	z = xmalloc(k * sizeof(*z));
 	for (size_t j = 0; j < k; j++)
 		t[j] = seq_information(&looks[j], d->max_runs);
-	seq_boundaries(d->spending, d->alpha, t, k, z);
 	last = na >= d->max_runs && nb >= d->max_runs;
-	seq_judge(d, z[k - 1], last, a, na, b, nb, out);
+	z = seq_boundary(d->spending, d->alpha, t, k, last);
+	seq_judge(d, z, last, a, na, b, nb, out);
 	free(t);
-	free(z);
 	return 0;
 }

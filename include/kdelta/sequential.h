@@ -66,6 +66,16 @@ double seq_alpha_spent(enum seq_spending spending, double alpha, double t);
 void seq_boundaries(enum seq_spending spending, double alpha, const double *t,
 		    size_t k, double *z);
 
+/*
+ * The boundary of the newest of k looks at information fractions
+ * t[0..k): z[k - 1] of seq_boundaries().  When last, that look is the
+ * final one whatever its fraction: it spends all the alpha left (its t
+ * counts as 1), so a sequence that ends short of its planned information
+ * (runs without a value) keeps its whole error rate, no more.
+ */
+double seq_boundary(enum seq_spending spending, double alpha, const double *t,
+		    size_t k, bool last);
+
 /* A look: how many runs each side had then. */
 struct seq_look {
 	size_t base_runs, runs;
