@@ -74,6 +74,8 @@ static void explain_samples(const struct variant *var,
 	strbuf_addf(out, "\n    mean %.6g, stddev %.6g (%.3g%%), min %.6g, max %.6g\n",
 		    cell->sum.mean, cell->sum.stddev, cell->sum.rel_stddev,
 		    cell->sum.min, cell->sum.max);
+	if (cell->zero_filled)
+		strbuf_addstr(out, "    none in its runs, which had others of its source: 0 in each\n");
 }
 
 static void explain_test(const struct metric_row *row,

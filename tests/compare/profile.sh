@@ -39,6 +39,11 @@ base, b = row["variants"]
 assert base["samples"] == [0] * 6 and base["mean"] == 0, base
 assert b["verdict"] == "changed", b
 PY
+"$KDELTA" compare --result-root "$R" --explain $P.vfs_statx a b >"$T/explain" ||
+	fail "compare --explain"
+grep -A2 '^  a (base): 6 runs: 0 0 0 0 0 0$' "$T/explain" |
+	grep -qx '    none in its runs, which had others of its source: 0 in each' ||
+	fail "--explain does not say where the base's zeros come from: $(cat "$T/explain")"
 # c was not profiled: its functions are absent, not zero.  Profiling
 # slows the workload: compare says so when the runs it compares differ.
 "$KDELTA" compare --result-root "$R" --all --format json c b >"$T/json" 2>"$T/err" ||
