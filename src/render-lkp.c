@@ -4,6 +4,7 @@
  * mails (seed 002), one per group, laid out as lkp-tests' lib/compare.rb
  * lays it out (show_group_header, show_failure_change, show_perf_change).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,15 +344,48 @@ static void add_note(struct strbuf *out, struct strbuf *line, bool *any)
 	add_wrapped(out, line->buf, VERDICT_LINE_WIDTH, 6);
 }
 
-/* "  fix run 3: aim9.creat-clo.ops_per_sec 412 far from the others". */
+/*
+ * Run i's value of the time monitor's user time in variant v, and the
+ * variant's median of it: whether the CPU did more work, or the same work
+ * more slowly (a host's or the clock's hiccup), when the run took longer.
+ * False when the variant has no such value for each of its runs.
+ */
+static bool run_user_time(const struct comparison *cmp, size_t v, size_t i,
+			  double *value, double *median)
+{
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct metric_cell *c = &cmp->rows[r].cells[v];
+		bool *scratch;
+
+		if (strcmp(cmp->rows[r].name, "time.user_time"))
+			continue;
+		if (!c->samples || c->zero_filled ||
+		    c->sum.n != cmp->variants[v].runs || i >= c->sum.n)
+			return false;
+		*value = c->samples[i];
+		scratch = xcalloc(c->sum.n, sizeof(*scratch));
+		find_outliers(c->samples, c->sum.n, scratch, NULL, median);
+		free(scratch);
+		return c->sum.n >= 3;
+	}
+	return false;
+}
+
+/*
+ * "  fix run 3: aim9.creat-clo.ops_per_sec 412, far from the others
+ * (median 1001.2); time.user_time 1.9 (median 1.6)": runs whose workload
+ * result is an outlier (find_outliers()) and lies at least --min-change
+ * from the median, a distance that could sway a verdict.
+ */
 static void add_outliers(struct strbuf *out, const struct comparison *cmp,
+			 const struct compare_options *opt,
 			 const struct metric_row *row, size_t v,
 			 struct strbuf *line, bool *any)
 {
 	const struct variant *var = &cmp->variants[v];
 	const struct metric_cell *cell = &row->cells[v];
 	size_t n = cell->samples ? cell->sum.n : 0;
-	double median = 0;
+	double median = 0, user, user_median;
 	bool *is_outlier;
 
 	if (!n)
@@ -359,7 +393,11 @@ static void add_outliers(struct strbuf *out, const struct comparison *cmp,
 	is_outlier = xcalloc(n, sizeof(*is_outlier));
 	find_outliers(cell->samples, n, is_outlier, NULL, &median);
 	for (size_t i = 0; i < n; i++) {
-		if (!is_outlier[i])
+		double far = fabs(cell->samples[i] - median);
+
+		if (!cell->change_absolute)
+			far = median ? 100 * far / fabs(median) : INFINITY;
+		if (!is_outlier[i] || far < opt->min_change)
 			continue;
 		strbuf_reset(line);
 		strbuf_addstr(line, "  ");
@@ -371,6 +409,10 @@ static void add_outliers(struct strbuf *out, const struct comparison *cmp,
 		add_printable(line, row->name);
 		strbuf_addf(line, " %.6g, far from the others (median %.6g)",
 			    cell->samples[i], median);
+		if (n == var->runs &&
+		    run_user_time(cmp, v, i, &user, &user_median))
+			strbuf_addf(line, "; time.user_time %.6g (median %.6g)",
+				    user, user_median);
 		add_note(out, line, any);
 	}
 	free(is_outlier);
@@ -380,7 +422,8 @@ static void add_outliers(struct strbuf *out, const struct comparison *cmp,
  * The runs the machine disturbed (what the runner recorded) and those
  * whose workload result lies far from the others': named, never left out.
  */
-static void add_run_notes(struct strbuf *out, const struct comparison *cmp)
+static void add_run_notes(struct strbuf *out, const struct comparison *cmp,
+			  const struct compare_options *opt)
 {
 	struct strbuf line = STRBUF_INIT;
 	bool any = false;
@@ -400,7 +443,8 @@ static void add_run_notes(struct strbuf *out, const struct comparison *cmp)
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t v = 0; cmp->rows[r].key && !cmp->rows[r].failure &&
 				   v < cmp->nvariants; v++)
-			add_outliers(out, cmp, &cmp->rows[r], v, &line, &any);
+			add_outliers(out, cmp, opt, &cmp->rows[r], v, &line,
+				     &any);
 	strbuf_release(&line);
 }
 
@@ -462,7 +506,7 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 	if (shown)
 		strbuf_addch(out, '\n');
 	add_key_verdicts(out, cmp, opt);
-	add_run_notes(out, cmp);
+	add_run_notes(out, cmp, opt);
 	add_interrupted(out, cmp);
 	if (monitors && !monitors_shown)
 		strbuf_addf(out,

@@ -1,6 +1,7 @@
 #!/bin/bash
 # compare names the runs the machine disturbed (the runner's record in
-# job.yaml) and the runs far from the others, and keeps them all.
+# job.yaml) and the runs far from the others, with their user time, and
+# keeps them all.
 source "$TESTLIB"
 source "$SRCDIR/tests/compare/store.sh"
 R=$T/results
@@ -8,7 +9,11 @@ G=$R/w/fs=xfs/box
 
 job() { printf 'testcase: w\nfs: xfs\ncommit: %s\nhost: box\nruns: 6\n' "$1"; }
 store_commit "$G/a" "$(job a)" w.ops_per_sec=1000,1001,999,1000,1000.5,1000.2
-store_commit "$G/b" "$(job b)" w.ops_per_sec=1000,1001,999,700,1000.5,1000.2
+store_commit "$G/b" "$(job b)" w.ops_per_sec=1000,1001,999,700,1000.5,1000.2 \
+	time.user_time=0.56,0.57,0.56,0.8,0.55,0.56
+# Run 3 of c is an outlier by its modified z-score (4.9) but only 0.4% from
+# the median, less than --min-change: nothing to look at.
+store_commit "$G/c" "$(job c)" w.ops_per_sec=1000,1001,999,1004,1000.5,1000.2
 # Run 3 of b ran beside another batch, on a busy machine of 2 CPUs; run 1
 # saw a little I/O pressure, below what counts, and a load of 2.
 printf '%s\nmachine:\n  nr_cpu: 2\nkdelta:\n  load_avg_start: 0.50\n  load_avg_end: 5.25\n  concurrent_runs: 1\n  pressure:\n    cpu:\n      some_avg10: 12.00\n      some_stall_us: 250000\n      some_stall_percent: 25.00\n    io:\n      some_avg10: 1.00\n      some_stall_us: 1000\n      some_stall_percent: 2.00\n' \
@@ -22,7 +27,9 @@ cat >"$T/want" <<'WANT'
 runs to look at (kept in the statistics):
   b run 3: load average 5.25 above its 2 CPUs; 1 other kdelta run beside it; cpu
       pressure: tasks stalled 25% of its time
-  b run 3: w.ops_per_sec 700, far from the others (median 1000.1)
+  b run 3: w.ops_per_sec 700, far from the others (median 1000.1);
+      time.user_time 0.8 (median 0.56)
+no significant change in 1 monitor metric (--all lists them)
 marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value
 WANT
 diff -u "$T/want" "$T/notes" >&2 || fail "the runs to look at"
@@ -34,4 +41,6 @@ grep -q '"disturbed":\[{"run":"3","why":"loadaverage5.25aboveits2CPUs;1otherkdel
 # A quiet pair: nothing to look at.
 "$KDELTA" compare --result-root "$R" a a >"$T/quiet" || fail "a a"
 grep -q '^runs to look at' "$T/quiet" && fail "notes on quiet runs"
+"$KDELTA" compare --result-root "$R" a c >"$T/near" || fail "a c"
+grep -q '^runs to look at' "$T/near" && fail "a run 0.4% from the median named: $(cat "$T/near")"
 finish
