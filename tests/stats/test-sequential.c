@@ -126,6 +126,24 @@ static void test_spending(void)
 		seq_boundaries(SEQ_POCOCK, ALPHA, t, 3, z);
 		CHECK(isfinite(z[0]) && isinf(z[1]) && isfinite(z[2]));
 	}
+	/*
+	 * seq_boundary(): the newest look's boundary; a last look spends
+	 * all that is left, whatever its information
+	 */
+	{
+		double t[] = { 0.3, 0.6 }, ended[] = { 0.3, 1 }, z[2], last[2];
+
+		seq_boundaries(SEQ_OBRIEN_FLEMING, ALPHA, t, 2, z);
+		seq_boundaries(SEQ_OBRIEN_FLEMING, ALPHA, ended, 2, last);
+		CHECK(seq_boundary(SEQ_OBRIEN_FLEMING, ALPHA, t, 2, false) ==
+		      z[1]);
+		CHECK(last[1] < z[1]);
+		CHECK(seq_boundary(SEQ_OBRIEN_FLEMING, ALPHA, t, 2, true) ==
+		      last[1]);
+		CHECK_NEAR(seq_boundary(SEQ_OBRIEN_FLEMING, ALPHA, t, 1, true),
+			   gsl_cdf_ugaussian_Qinv(ALPHA / 2), 1e-12);
+		CHECK(isinf(seq_boundary(SEQ_POCOCK, ALPHA, t, 0, true)));
+	}
 }
 
 static void test_information(void)
