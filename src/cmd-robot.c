@@ -15,6 +15,7 @@
 #include "kdelta/executor.h"
 #include "kdelta/proc.h"
 #include "kdelta/robot.h"
+#include "kdelta/robot-state.h"
 #include "kdelta/util.h"
 #include "kdelta/workdir.h"
 
@@ -23,6 +24,7 @@ static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static const char robot_usage[] =
 	"usage: kdelta robot [--once] CONFIG.yaml\n"
 	"       kdelta robot --status CONFIG.yaml\n"
+	"       kdelta robot --cancel CONFIG.yaml\n"
 	"\n"
 	"Watches the branches of a git repository that CONFIG.yaml names: for every\n"
 	"new head, measures it and its base (its parent, or the merge-base with a\n"
@@ -39,6 +41,11 @@ static const char robot_usage[] =
 	"                        'interval' until SIGTERM or SIGINT)\n"
 	"    --status            what the robot knows: the tests queued or under\n"
 	"                        way, recent verdicts, open bisections, mails\n"
+	"    --cancel            stop for good: cancel (scancel) the Slurm jobs\n"
+	"                        of the batches under way; their next pass\n"
+	"                        submits them anew.  (SIGTERM or SIGINT stop the\n"
+	"                        robot only: its Slurm jobs go on, and the next\n"
+	"                        start waits for them.)\n"
 	"    -h, --help          show this help\n"
 	"\n"
 	"The runs' own lines go to <work dir>/robot-runs.log, build logs beside it.\n"
@@ -49,7 +56,7 @@ static const char robot_usage[] =
 	"written, 128+N a --once pass stopped by signal N.  See kdelta(1).\n";
 
 struct robot_args {
-	bool once, status;
+	bool once, status, cancel;
 	const char *config;
 };
 
@@ -58,6 +65,7 @@ static int parse_options(int argc, char **argv, struct robot_args *a)
 	static const struct option options[] = {
 		{ "once", no_argument, NULL, 'o' },
 		{ "status", no_argument, NULL, 's' },
+		{ "cancel", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_parser p = { "robot", "", options, 0, "" };
@@ -68,18 +76,19 @@ static int parse_options(int argc, char **argv, struct robot_args *a)
 		switch (c) {
 		case 'o': a->once = true; break;
 		case 's': a->status = true; break;
+		case 'c': a->cancel = true; break;
 		case CMD_HELP: fputs(robot_usage, stdout); return 1;
 		default:
 			cmd_error("robot", "%s", err.msg);
 			return -1;
 		}
 	}
-	if (a->once && a->status) {
-		cmd_error("robot", "--once and --status exclude each other");
+	if (a->once + a->status + a->cancel > 1) {
+		cmd_error("robot", "--once, --status and --cancel exclude each other");
 		return -1;
 	}
 	if (optind != argc - 1) {
-		cmd_error("robot", "%s; usage: kdelta robot [--once|--status] CONFIG.yaml",
+		cmd_error("robot", "%s; usage: kdelta robot [--once|--status|--cancel] CONFIG.yaml",
 			optind >= argc ? "no configuration file given"
 				       : "one configuration file only");
 		return -1;
@@ -160,6 +169,56 @@ static int passes(const struct robot_args *a, const struct robot_opts *o)
 	}
 }
 
+/* The configured executor. */
+static int executor_new(const struct robot_config *cfg,
+			const struct local_executor_opts *lo,
+			struct executor **out, struct kd_err *err)
+{
+	struct slurm_executor_opts so = {
+		.repo = cfg->repo, .build = cfg->build,
+		.result_root = cfg->result_root, .job_dir = cfg->slurm.job_dir,
+		.partition = cfg->slurm.partition,
+		.account = cfg->slurm.account,
+		.constraint = cfg->slurm.constraint,
+		.kdelta = cfg->slurm.kdelta, .poll = cfg->slurm.poll,
+		.cancel_fd = lo->cancel_fd, .progress = stderr,
+		.command = "robot",
+	};
+
+	if (!strcmp(cfg->executor, "slurm"))
+		return slurm_executor_new(&so, out, err);
+	return local_executor_new(lo, out, err);
+}
+
+/*
+ * --cancel: the Slurm jobs of the batches under way, cancelled; the
+ * batches forget them, so that the next pass submits them anew.
+ */
+static int cancel_batches(struct robot_state *st, struct executor *ex,
+			  struct kd_err *err)
+{
+	char **purposes, **tickets;
+	size_t n;
+	int ret = robot_state_batch_tickets(st, &purposes, &tickets, &n, err);
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = executor_cancel(ex, tickets[i], err);
+		if (!ret)
+			ret = robot_state_batch_ticket(st, purposes[i], NULL,
+						       err);
+	}
+	if (!ret)
+		fprintf(stderr, "robot: %zu batch%s cancelled\n", n,
+			n == 1 ? "" : "es");
+	for (size_t i = 0; i < n; i++) {
+		free(purposes[i]);
+		free(tickets[i]);
+	}
+	free(purposes);
+	free(tickets);
+	return ret;
+}
+
 /* The work directory, the executor, the state: then the passes. */
 static int robot(const struct robot_args *a, const struct robot_config *cfg,
 		 int cancel_fd)
@@ -195,11 +254,15 @@ static int robot(const struct robot_args *a, const struct robot_config *cfg,
 		work_dir_close(&wd);
 		return KD_EXIT_WRITE;
 	}
-	if (local_executor_new(&lo, &o.executor, &err) < 0 ||
+	if (executor_new(cfg, &lo, &o.executor, &err) < 0 ||
 	    robot_state_open(cfg->state, &o.state, &err) < 0)
 		cmd_error("robot", "%s", err.msg);
-	else
+	else if (!a->cancel)
 		status = passes(a, &o);
+	else if (cancel_batches(o.state, o.executor, &err) < 0)
+		cmd_error("robot", "%s", err.msg);
+	else
+		status = KD_EXIT_OK;
 	robot_state_close(o.state);
 	executor_release(o.executor);
 	fclose(lo.log);

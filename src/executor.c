@@ -46,6 +46,12 @@ void executor_release(struct executor *ex)
 	ex->ops->release(ex);
 }
 
+int executor_cancel(struct executor *ex, const char *ticket,
+		    struct kd_err *err)
+{
+	return ex->ops->cancel ? ex->ops->cancel(ex, ticket, err) : 0;
+}
+
 void measure_result_release(struct measure_result *res)
 {
 	for (size_t i = 0; res->why && i < res->n; i++)

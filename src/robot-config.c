@@ -25,14 +25,17 @@
 static const char *const top_keys[] = {
 	"repository", "branches", "jobs", "build", "runs", "max-runs",
 	"min-change", "result-root", "work-dir", "state", "interval", "mail",
-	"executor", NULL,
+	"executor", "slurm", NULL,
+};
+static const char *const slurm_keys[] = {
+	"partition", "account", "constraint", "kdelta", "job-dir", "poll", NULL,
 };
 static const char *const branch_keys[] = { "branch", "base", NULL };
 static const char *const mail_keys[] = {
 	"from", "to", "cc", "author", "sendmail", NULL,
 };
 /* The executors this kdelta has. */
-static const char *const executors[] = { "local", NULL };
+static const char *const executors[] = { "local", "slurm", NULL };
 
 struct loader {
 	const char *name;	/* the file, for messages */
@@ -344,8 +347,60 @@ static int executor(const struct loader *ld, const struct jnode *node)
 			ld->cfg->executor = xstrdup(s);
 			return 0;
 		}
-	return node_error(ld, node, "executor: unknown executor '%s'; this kdelta has 'local'",
+	return node_error(ld, node, "executor: unknown executor '%s'; this kdelta has 'local' and 'slurm'",
 			  s);
+}
+
+/* The program that runs on the nodes: by default this one. */
+static char *this_program(void)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (n <= 0)
+		return xstrdup("kdelta");
+	path[n] = '\0';
+	return xstrdup(path);
+}
+
+static int slurm(const struct loader *ld, const struct jnode *node)
+{
+	struct robot_slurm *s = &ld->cfg->slurm;
+	const struct jnode *v;
+	struct kd_err e;
+
+	if (node && strcmp(ld->cfg->executor, "slurm"))
+		return node_error(ld, node, "slurm: only with 'executor: slurm'");
+	if (node && (expect_map(ld, node, "slurm") < 0 ||
+		     check_keys(ld, node, slurm_keys, "slurm: ") < 0))
+		return -1;
+	const struct { const char *key; char **value; bool path; } keys[] = {
+		{ "slurm: partition", &s->partition, false },
+		{ "slurm: account", &s->account, false },
+		{ "slurm: constraint", &s->constraint, false },
+		{ "slurm: kdelta", &s->kdelta, true },
+		{ "slurm: job-dir", &s->job_dir, true },
+	};
+
+	s->poll = ROBOT_SLURM_POLL;
+	for (size_t i = 0; node && i < ARRAY_SIZE(keys); i++) {
+		v = jnode_get(node, keys[i].key + strlen("slurm: "));
+		if (v && (keys[i].path ? path_value(ld, v, keys[i].key,
+						    keys[i].value)
+				       : string(ld, v, keys[i].key,
+						keys[i].value)) < 0)
+			return -1;
+	}
+	if (node && (v = jnode_get(node, "poll")) &&
+	    (!scalar(ld, v, "slurm: poll") ||
+	     parse_duration(v->scalar, &s->poll, &e) < 0 || s->poll <= 0))
+		return node_error(ld, v, "slurm: poll: expected a duration such as 10s");
+	if (!s->kdelta)
+		s->kdelta = this_program();
+	if (!s->job_dir)
+		s->job_dir = xasprintf("%s/%s", ld->cfg->result_root,
+				       ROBOT_SLURM_DIR);
+	return 0;
 }
 
 static int numbers(const struct loader *ld, const struct jnode *root)
@@ -432,9 +487,12 @@ static int load_root(const struct loader *ld, const struct jnode *root)
 		return -1;
 	if ((v = jnode_get(root, "mail")) && mail(ld, v) < 0)
 		return -1;
-	if ((v = jnode_get(root, "executor")))
-		return executor(ld, v);
-	cfg->executor = xstrdup("local");
+	if ((v = jnode_get(root, "executor")) && executor(ld, v) < 0)
+		return -1;
+	if (!cfg->executor)
+		cfg->executor = xstrdup("local");
+	if (!strcmp(cfg->executor, "slurm") || jnode_get(root, "slurm"))
+		return slurm(ld, jnode_get(root, "slurm"));
 	return 0;
 }
 
@@ -510,6 +568,11 @@ void robot_config_release(struct robot_config *cfg)
 	free(cfg->work_dir);
 	free(cfg->state);
 	free(cfg->executor);
+	free(cfg->slurm.partition);
+	free(cfg->slurm.account);
+	free(cfg->slurm.constraint);
+	free(cfg->slurm.kdelta);
+	free(cfg->slurm.job_dir);
 	free(cfg->mail.from);
 	free(cfg->mail.to);
 	free(cfg->mail.cc);

@@ -18,7 +18,7 @@
 
 /* Waiting for a writer (a robot beside --status), at most. */
 #define BUSY_TIMEOUT_MS 10000
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 struct robot_state {
 	sqlite3 *db;
@@ -37,7 +37,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS batches ("
 	" id INTEGER PRIMARY KEY, purpose TEXT UNIQUE NOT NULL,"
 	" commits TEXT, runs INTEGER, state TEXT NOT NULL, host TEXT,"
-	" outcome TEXT, started INTEGER, ended INTEGER);"
+	" outcome TEXT, started INTEGER, ended INTEGER, ticket TEXT);"
 	"CREATE TABLE IF NOT EXISTS bisects ("
 	" test INTEGER PRIMARY KEY REFERENCES tests (id), metric TEXT,"
 	" good TEXT, bad TEXT, state TEXT NOT NULL, first_bad TEXT,"
@@ -121,6 +121,25 @@ static char *column(sqlite3_stmt *s, int i)
 	return v ? xstrdup((const char *)v) : NULL;
 }
 
+/*
+ * A state of an earlier kdelta, brought up to SCHEMA_VERSION (in the
+ * open transaction): version 1 had no batches.ticket.
+ */
+static int upgrade(struct robot_state *st, struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err, "PRAGMA user_version", "");
+	int version = 0;
+
+	if (!s)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version == 1)
+		return exec(st, "ALTER TABLE batches ADD COLUMN ticket TEXT", err);
+	return 0;
+}
+
 int robot_state_open(const char *path, struct robot_state **out,
 		     struct kd_err *err)
 {
@@ -147,7 +166,14 @@ int robot_state_open(const char *path, struct robot_state **out,
 	if (!ret)
 		ret = exec(st, "BEGIN IMMEDIATE", err);
 	if (!ret && (ret = exec(st, schema, err)) == 0)
-		ret = exec(st, "PRAGMA user_version = 1; COMMIT", err);
+		ret = upgrade(st, err);
+	if (!ret) {
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; COMMIT",
+			 SCHEMA_VERSION);
+		ret = exec(st, sql, err);
+	}
 	if (ret < 0) {
 		robot_state_close(st);
 		return -1;
@@ -266,21 +292,24 @@ int robot_state_set_test(struct robot_state *st, long long id,
 }
 
 int robot_state_batch_find(struct robot_state *st, const char *purpose,
-			   bool *done, char **outcome, struct kd_err *err)
+			   bool *done, char **outcome, char **ticket,
+			   struct kd_err *err)
 {
 	sqlite3_stmt *s = prepare(st, err,
-		"SELECT outcome FROM batches WHERE purpose = ? AND state = 'done'",
-		"s", purpose);
+		"SELECT state = 'done', outcome, ticket FROM batches"
+		" WHERE purpose = ?", "s", purpose);
 	int rc;
 
 	*done = false;
 	*outcome = NULL;
+	*ticket = NULL;
 	if (!s)
 		return -1;
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
-		*done = true;
-		*outcome = column(s, 0);
+		*done = sqlite3_column_int(s, 0);
+		*outcome = *done ? column(s, 1) : NULL;
+		*ticket = *done ? NULL : column(s, 2);
 	} else if (rc != SQLITE_DONE) {
 		db_error(st, err, "query");
 	}
@@ -296,8 +325,56 @@ int robot_state_batch_start(struct robot_state *st, const char *purpose,
 		"INSERT INTO batches (purpose, commits, runs, state, started)"
 		" VALUES (?, ?, ?, 'running', strftime('%s', 'now'))"
 		" ON CONFLICT (purpose) DO UPDATE SET state = 'running',"
-		" started = excluded.started", "ssi", purpose, commits,
+		" started = excluded.started, ticket = NULL", "ssi", purpose, commits,
 		(long long)runs), err);
+}
+
+int robot_state_batch_ticket(struct robot_state *st, const char *purpose,
+			     const char *ticket, struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"UPDATE batches SET ticket = ? WHERE purpose = ?", "ss",
+		ticket, purpose), err);
+}
+
+int robot_state_batch_tickets(struct robot_state *st, char ***purposes,
+			      char ***tickets, size_t *n, struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err,
+		"SELECT purpose, ticket FROM batches WHERE state = 'running'"
+		" AND ticket IS NOT NULL ORDER BY id", "");
+	size_t alloc = 0, alloc2 = 0;
+	int rc;
+
+	*purposes = *tickets = NULL;
+	*n = 0;
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(*purposes, *n + 1, alloc);
+		ALLOC_GROW(*tickets, *n + 1, alloc2);
+		(*purposes)[*n] = column(s, 0);
+		(*tickets)[(*n)++] = column(s, 1);
+	}
+	if (rc != SQLITE_DONE)
+		db_error(st, err, "query");
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+char *robot_state_last_host(struct robot_state *st)
+{
+	struct kd_err err;
+	sqlite3_stmt *s = prepare(st, &err,
+		"SELECT host FROM batches WHERE state = 'done' AND host IS NOT NULL"
+		" ORDER BY ended DESC, id DESC LIMIT 1", "");
+	char *host = NULL;
+
+	if (s && sqlite3_step(s) == SQLITE_ROW)
+		host = column(s, 0);
+	if (s)
+		sqlite3_finalize(s);
+	return host;
 }
 
 int robot_state_batch_end(struct robot_state *st, const char *purpose,
@@ -306,7 +383,7 @@ int robot_state_batch_end(struct robot_state *st, const char *purpose,
 {
 	return run(st, prepare(st, err,
 		"UPDATE batches SET state = 'done', host = ?, outcome = ?,"
-		" ended = strftime('%s', 'now') WHERE purpose = ?", "sss",
+		" ticket = NULL, ended = strftime('%s', 'now') WHERE purpose = ?", "sss",
 		host, outcome, purpose), err);
 }
 
@@ -485,6 +562,14 @@ static void mail_line(sqlite3_stmt *s, struct strbuf *out)
 		    text_or(s, 5, "?"));
 }
 
+/* STARTED  PURPOSE  ticket TICKET */
+static void ticket_line(sqlite3_stmt *s, struct strbuf *out)
+{
+	add_time(out, sqlite3_column_int64(s, 0));
+	strbuf_addf(out, "  %s  ticket %s", text_or(s, 1, "?"),
+		    text_or(s, 2, "?"));
+}
+
 int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -493,6 +578,11 @@ int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err)
 		" WHERE state != '" ROBOT_TEST_DONE "' ORDER BY id",
 		test_line, err);
 
+	if (!ret)
+		ret = print_section(st, &sb, "batches handed to the executor",
+			"SELECT started, purpose, ticket FROM batches"
+			" WHERE state = 'running' AND ticket IS NOT NULL ORDER BY id",
+			ticket_line, err);
 	if (!ret)
 		ret = print_section(st, &sb, "recent verdicts",
 			"SELECT branch, job, base, head, verdict, updated"

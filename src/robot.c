@@ -103,34 +103,61 @@ static bool replay_failures(const char *text, struct measure_result *res)
 	return failure;
 }
 
+/* measure_request.submitted: the ticket kept before the executor waits. */
+struct ticket_arg {
+	struct recording_executor *re;
+	const char *purpose;
+};
+
+static int keep_ticket_of(void *arg, const char *ticket, struct kd_err *err)
+{
+	const struct ticket_arg *ta = arg;
+
+	return robot_state_batch_ticket(ta->re->st, ta->purpose, ticket, err);
+}
+
 static int recording_measure(struct executor *ex,
 			     const struct measure_request *req,
 			     struct measure_result *res, struct kd_err *err)
 {
 	struct recording_executor *re = (struct recording_executor *)ex;
 	struct strbuf commits = STRBUF_INIT;
-	char *recorded = NULL, *text;
+	char *recorded = NULL, *ticket = NULL, *text;
+	struct measure_request mine = *req;
+	struct ticket_arg ta = { re, req->purpose };
 	bool done;
 	int ret;
 
-	if (!req->purpose)
-		return re->inner->ops->measure(re->inner, req, res, err);
+	if (!req->purpose) {
+		ret = re->inner->ops->measure(re->inner, req, res, err);
+		re->ex.host = re->inner->host;
+		return ret;
+	}
 	if (robot_state_batch_find(re->st, req->purpose, &done, &recorded,
-				   err) < 0)
+				   &ticket, err) < 0)
 		return -1;
 	if (done && recorded && replay_failures(recorded, res)) {
 		free(recorded);
 		return 0;
 	}
 	free(recorded);
-	for (size_t i = 0; i < req->n_commits; i++)
-		strbuf_addf(&commits, "%s%s", i ? " " : "", req->commits[i]);
-	ret = robot_state_batch_start(re->st, req->purpose, commits.buf,
-				      req->runs, err);
-	strbuf_release(&commits);
-	if (ret < 0)
-		return -1;
-	ret = re->inner->ops->measure(re->inner, req, res, err);
+	if (!ticket) {
+		for (size_t i = 0; i < req->n_commits; i++)
+			strbuf_addf(&commits, "%s%s", i ? " " : "",
+				    req->commits[i]);
+		ret = robot_state_batch_start(re->st, req->purpose, commits.buf,
+					      req->runs, err);
+		strbuf_release(&commits);
+		if (ret < 0)
+			return -1;
+	}
+	/* A batch handed over before a restart is waited for, not asked again. */
+	mine.ticket = ticket;
+	mine.submitted = keep_ticket_of;
+	mine.submitted_arg = &ta;
+	ret = re->inner->ops->measure(re->inner, &mine, res, err);
+	re->ex.host = re->inner->host;
+	free(ticket);
 	if (ret < 0 || res->signal)
 		return ret;	/* still "running": asked again when resumed */
 	text = outcome_text(res);
@@ -743,6 +770,9 @@ int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	/* A cluster's runs are where its latest batch ran, until the next. */
+	if (!o->executor->host)
+		o->executor->host = robot_state_last_host(o->state);
 	r.rex.ex.ops = &recording_ops;
 	r.rex.ex.name = o->executor->name;
 	r.rex.ex.host = o->executor->host;

@@ -13,7 +13,9 @@
  * Measuring commits, for bisect and the robot: each commit checked out and
  * built, then the job run on it into the store, the commits' runs
  * interleaved (A B A B ...) on one machine.  An executor is where that
- * happens: the local one runs the runner on this machine (src/executor.c).
+ * happens: the local one runs the runner on this machine (src/executor.c),
+ * the slurm one submits each request as a Slurm job that runs kdelta run
+ * on a node (src/executor-slurm.c).
  *
  * A request says how many complete runs each commit should have in the
  * end, not how many to add: runs already in the store count, so that a
@@ -31,6 +33,17 @@ struct measure_request {
 	 * request it was already given by it.  NULL: none.
 	 */
 	const char *purpose;
+	/*
+	 * For an executor that hands requests to another system (Slurm):
+	 * the ticket it gave an earlier request with this purpose, which is
+	 * still out there and is waited for instead of asking again (NULL:
+	 * none); and submitted(), called with a new ticket once the request
+	 * is handed over and before waiting for it, so that the caller can
+	 * keep it (the robot's state) for a restart.  NULL: not kept.
+	 */
+	const char *ticket;
+	int (*submitted)(void *arg, const char *ticket, struct kd_err *err);
+	void *submitted_arg;
 };
 
 enum measure_outcome {
@@ -62,6 +75,9 @@ struct executor_ops {
 	int (*measure)(struct executor *ex, const struct measure_request *req,
 		       struct measure_result *res, struct kd_err *err);
 	void (*release)(struct executor *ex);
+	/* Cancels what a ticket stands for, for good; NULL: no tickets. */
+	int (*cancel)(struct executor *ex, const char *ticket,
+		      struct kd_err *err);
 };
 
 struct executor {
@@ -78,6 +94,9 @@ struct executor {
 int executor_measure(struct executor *ex, const struct measure_request *req,
 		     struct measure_result *res, struct kd_err *err);
 void executor_release(struct executor *ex);
+/* Cancels the work behind a ticket (measure_request); 0 without tickets. */
+int executor_cancel(struct executor *ex, const char *ticket,
+		    struct kd_err *err);
 void measure_result_release(struct measure_result *res);
 
 /*
@@ -103,6 +122,32 @@ struct local_executor_opts {
 };
 
 int local_executor_new(const struct local_executor_opts *o,
+		       struct executor **out, struct kd_err *err);
+
+/*
+ * The slurm executor: each request is one Slurm job (sbatch --exclusive
+ * --requeue) that clones the repository on the node, builds the commits
+ * and runs kdelta run on those that built, interleaved, into the result
+ * root, which the nodes share.  Its files (the batch script, the job, the
+ * build logs, Slurm's output, what the job found) are in a directory of
+ * job_dir, which the nodes share too; the ticket is "<job ID> <that
+ * directory>".  Later requests go to the node the first one ran on, so
+ * that every comparison is of runs on one node.
+ */
+struct slurm_executor_opts {
+	const char *repo;		/* the repository, as the nodes see it */
+	const char *build;		/* sh -c template: {commit} replaced */
+	const char *result_root;	/* absolute, shared with the nodes */
+	const char *job_dir;		/* absolute, shared with the nodes */
+	const char *partition, *account, *constraint;	/* NULL: Slurm's */
+	const char *kdelta;		/* the program on the nodes */
+	double poll;			/* seconds between looks at the job */
+	int cancel_fd;			/* readable: stop waiting */
+	FILE *progress;			/* "robot: Slurm job 12 ..." lines */
+	const char *command;		/* "robot" */
+};
+
+int slurm_executor_new(const struct slurm_executor_opts *o,
 		       struct executor **out, struct kd_err *err);
 
 /*

@@ -61,10 +61,20 @@ int robot_state_set_test(struct robot_state *st, long long id,
 /*
  * Batches of runs, by purpose: *done and *outcome (caller frees; one
  * "ok"/"build failed: ..."/"run failed: ..." line per commit) when one
- * with this purpose ended before.
+ * with this purpose ended before; else *ticket (caller frees), the
+ * executor's ticket of one still out there (a Slurm job), or NULL.
  */
 int robot_state_batch_find(struct robot_state *st, const char *purpose,
-			   bool *done, char **outcome, struct kd_err *err);
+			   bool *done, char **outcome, char **ticket,
+			   struct kd_err *err);
+/* The executor's ticket of a running batch (NULL: none any more). */
+int robot_state_batch_ticket(struct robot_state *st, const char *purpose,
+			     const char *ticket, struct kd_err *err);
+/* The running batches that have a ticket (caller frees both lists). */
+int robot_state_batch_tickets(struct robot_state *st, char ***purposes,
+			      char ***tickets, size_t *n, struct kd_err *err);
+/* The host the latest batch ran on, or NULL (caller frees). */
+char *robot_state_last_host(struct robot_state *st);
 int robot_state_batch_start(struct robot_state *st, const char *purpose,
 			    const char *commits, unsigned runs,
 			    struct kd_err *err);

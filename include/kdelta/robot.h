@@ -21,6 +21,8 @@
 #define ROBOT_DEFAULT_MAX_RUNS 10
 #define ROBOT_DEFAULT_INTERVAL 600.0	/* seconds between passes */
 #define ROBOT_STATE_FILE ".kdelta/robot.db"	/* in the result root */
+#define ROBOT_SLURM_DIR ".kdelta/slurm"		/* in the result root */
+#define ROBOT_SLURM_POLL 10.0	/* seconds between looks at a Slurm job */
 /*
  * Calling a workload result of base and head changed when it is not, over
  * all the looks at them (sequential.h), and the same when it changed by
@@ -56,7 +58,13 @@ struct robot_config {
 	char *work_dir;		/* NULL: the default private work directory */
 	char *state;		/* the SQLite file, absolute */
 	double interval;	/* seconds */
-	char *executor;		/* "local" */
+	char *executor;		/* "local", "slurm" */
+	struct robot_slurm {
+		char *partition, *account, *constraint;	/* NULL: Slurm's */
+		char *kdelta;	/* the program on the nodes */
+		char *job_dir;	/* absolute: the batches' files */
+		double poll;	/* seconds */
+	} slurm;
 	struct robot_mail mail;
 };
 

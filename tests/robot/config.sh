@@ -61,7 +61,16 @@ config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail: {author: false}\n'
 expect_error 2 "kdelta robot: c.yaml:5:7: mail: no recipient: give 'to', or leave 'author' true" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: cloud\n'
-expect_error 2 "kdelta robot: c.yaml:5:11: executor: unknown executor 'cloud'; this kdelta has 'local'" \
+expect_error 2 "kdelta robot: c.yaml:5:11: executor: unknown executor 'cloud'; this kdelta has 'local' and 'slurm'" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nslurm: {partition: perf}\n'
+expect_error 2 "kdelta robot: c.yaml:5:8: slurm: only with 'executor: slurm'" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: slurm\nslurm: {partition: perf, nodes: 4}\n'
+expect_error 2 "kdelta robot: c.yaml:6:26: slurm: unknown key 'nodes'; see kdelta-robot(5)" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: slurm\nslurm: {poll: often}\n'
+expect_error 2 "kdelta robot: c.yaml:6:15: slurm: poll: expected a duration such as 10s" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nruns: 1\n'
 expect_error 2 "kdelta robot: c.yaml:5:7: runs: at least 2 runs, to tell a change from noise" \
@@ -81,11 +90,11 @@ expect_error 2 "kdelta robot: c.yaml:3:3: YAML syntax error: did not find expect
 	"$KDELTA" robot --once c.yaml
 
 # The command line.
-expect_error 2 "kdelta robot: no configuration file given; usage: kdelta robot [--once|--status] CONFIG.yaml" \
+expect_error 2 "kdelta robot: no configuration file given; usage: kdelta robot [--once|--status|--cancel] CONFIG.yaml" \
 	"$KDELTA" robot
 expect_error 2 "kdelta robot: unknown option '--bogus'; see 'kdelta robot --help'" \
 	"$KDELTA" robot --bogus c.yaml
-expect_error 2 "kdelta robot: --once and --status exclude each other" \
+expect_error 2 "kdelta robot: --once, --status and --cancel exclude each other" \
 	"$KDELTA" robot --once --status c.yaml
 "$KDELTA" robot --help | grep -q '^usage: kdelta robot' || fail "--help"
 "$KDELTA" robot --help | grep -q '^configuration, 4 the result root or the work directory could not be$' ||

@@ -16,10 +16,18 @@
 #    commit's author.
 # 4. Another pass sends nothing.  --status tells what happened.
 # 5. The loop ends cleanly on SIGTERM while it waits for the next pass.
+#
+# pass.sh slurm: the same with the slurm executor, on a private single-node
+# Slurm cluster (tests/robot/slurm.sh); the kill -9 comes while a batch's
+# Slurm job is queued or running, and the next pass waits for that job
+# instead of submitting it again.
 source "$TESTLIB"
+EXECUTOR=${1:-local}
 command -v git >/dev/null || skip "git is not installed"
 command -v cc >/dev/null || skip "no C compiler (cc) to build the fixture"
 source "$SRCDIR/tests/report/smtp.sh"
+source "$SRCDIR/tests/robot/slurm.sh"
+SLURM_DIR=
 
 REPO=$T/repo M=$T/smtp
 mapfile -t H < <("$TESTDATA/bisect/make-repo.sh" "$REPO" --commits 10 \
@@ -32,13 +40,17 @@ git -C "$REPO" branch next "${H[9]}"
 
 start_smtp "$M"
 pid=
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; kill "$smtp_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; kill "$smtp_pid" 2>/dev/null; stop_slurm; wait 2>/dev/null; rm -rf "$T"' EXIT
+[ -n "${KEEP_T:-}" ] && trap 'kill "$smtp_pid" 2>/dev/null; stop_slurm; cp -a "$T" "$KEEP_T"; rm -rf "$T"' EXIT
+[ "$EXECUTOR" = slurm ] && start_slurm "$T/slurm"
 
+# The build installs what the job runs: the slurm executor builds in a
+# clone of the repository on the node.
 cat >"$T/job.yaml" <<EOF
 testcase: robot-fixture
 monitors: {}
 exec:
-  argv: [$REPO/bench]
+  argv: [$T/bin/bench]
 EOF
 cat >"$T/robot.yaml" <<EOF
 repository: repo
@@ -49,7 +61,7 @@ branches:
   - branch: next
     base: stable
 jobs: [job.yaml]
-build: cc -O2 -o bench bench.c
+build: cc -O2 -o bench bench.c && mkdir -p $T/bin && cp bench $T/bin/bench.new && mv $T/bin/bench.new $T/bin/bench
 runs: 3
 max-runs: 10
 result-root: results
@@ -60,19 +72,46 @@ mail:
   to: [dev@example.org]
   sendmail: msmtp -C $T/msmtprc -t -i
 EOF
+if [ "$EXECUTOR" = slurm ]; then
+	cat >>"$T/robot.yaml" <<EOF
+executor: slurm
+slurm:
+  partition: kdelta-test
+  poll: 0.3s
+EOF
+fi
 
 mails() {
 	find "$M" -name '*.eml' | wc -l
 }
 
-# 1. Killed once a bisection step is classified.
+# 1. Killed once a bisection step is classified (with Slurm: once the
+# next step's job is submitted).
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out1" 2>"$T/err1" &
 pid=$!
 wait_line "$T/err1" '^bisect: testing .*→ (good|bad)$' "$pid" ||
 	fail "no bisection step: $(cat "$T/err1")"
+if [ "$EXECUTOR" = slurm ]; then
+	submitted=$(grep -c '^robot: Slurm job [0-9]* submitted' "$T/err1")
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(grep -c '^robot: Slurm job [0-9]* submitted' "$T/err1")" -gt "$submitted" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	job=$(sed -n 's/^robot: Slurm job \([0-9]*\) submitted.*/\1/p' "$T/err1" | tail -n 1)
+	case $(squeue -h --states=all -j "$job" -o %T 2>/dev/null) in
+	PENDING | CONFIGURING | RUNNING) ;;
+	*) fail "the last Slurm job ($job) is not queued or running when the robot is killed: $(cat "$T/err1")" ;;
+	esac
+fi
 kill -9 "$pid"
 { wait "$pid"; } 2>/dev/null	# without bash's "Killed" line
 pid=
+if [ "$EXECUTOR" = slurm ]; then
+	"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
+	grep -Eq "^  [0-9-]+ [0-9:]+  test [0-9]+: bisect: [0-9a-f]+ to [0-9]+ runs  ticket $job $T/results/\.kdelta/slurm/batch-[A-Za-z0-9]+$" "$T/status" ||
+		fail "--status does not show Slurm job $job: $(cat "$T/status")"
+fi
 grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+%; bisecting$" "$T/err1" ||
 	fail "no regression found: $(cat "$T/err1")"
 [ "$(mails)" = 0 ] || fail "a mail before the bisection ended"
@@ -86,6 +125,16 @@ grep -qxF "bisect: an interrupted kdelta bisect was left in $REPO; resetting it"
 	fail "the killed bisection was not reset: $(cat "$T/err2")"
 grep -q "^robot: main .*; bisecting" "$T/err2" &&
 	fail "base and head compared again after the kill: $(cat "$T/err2")"
+if [ "$EXECUTOR" = slurm ]; then
+	grep -q "^robot: Slurm job $job: waiting for it again " "$T/err2" ||
+		fail "the killed robot's Slurm job $job was not waited for: $(cat "$T/err2")"
+	# One Slurm job per purpose, ever (the purpose is line 4 of its script).
+	dups=$(for s in "$T"/results/.kdelta/slurm/batch-*/batch.sh; do sed -n 4p "$s"; done | sort | uniq -d)
+	[ -z "$dups" ] || fail "submitted twice: $dups"
+	# The node is the runs' host.
+	ls -d "$T"/results/robot-fixture/*/"$(uname -n)" >/dev/null 2>&1 ||
+		fail "no runs under the node's name: $(ls "$T"/results/robot-fixture/*)"
+fi
 id=$(sed -n 's/^robot: mail \(<kdelta-[^>]*>\): \/bin\/false -t failed (exit status 1); the mail was not sent; trying again on the next pass$/\1/p' "$T/err2" | sort -u)
 # Both main and next tried to send it: the same message.
 [ -n "$id" ] && [ "$(echo "$id" | wc -l)" = 1 ] || fail "no failed mail, or two: $(cat "$T/err2")"
@@ -153,4 +202,39 @@ pid=
 grep -qxF "kdelta robot: stopped by SIGTERM; the next start resumes where it was" "$T/err4" ||
 	fail "after SIGTERM: $(cat "$T/err4")"
 [ "$(mails)" = 1 ] || fail "the loop mailed again"
+
+# 6. Slurm: SIGTERM stops the robot, not its job; --cancel (for good)
+# cancels it, and the batch forgets it.
+if [ "$EXECUTOR" = slurm ]; then
+	new=$(git -C "$REPO" commit-tree -p next -m "commit 10: nothing" "next^{tree}")
+	git -C "$REPO" update-ref refs/heads/next "$new"
+	"$KDELTA" robot --once "$T/robot.yaml" >"$T/out5" 2>"$T/err5" &
+	pid=$!
+	wait_line "$T/err5" '^robot: Slurm job [0-9]+ submitted' "$pid" ||
+		fail "no job submitted for the new head: $(cat "$T/err5")"
+	job=$(sed -n 's/^robot: Slurm job \([0-9]*\) submitted.*/\1/p' "$T/err5")
+	kill -TERM "$pid"
+	wait "$pid"
+	pid=
+	state=$(squeue -h --states=all -j "$job" -o %T 2>/dev/null)
+	case $state in
+	PENDING | RUNNING | CONFIGURING) ;;
+	*) fail "after SIGTERM, Slurm job $job is '$state', not queued or running" ;;
+	esac
+	"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out6" 2>"$T/err6" ||
+		fail "--cancel: $(cat "$T/err6")"
+	grep -qx "robot: Slurm job $job cancelled" "$T/err6" &&
+		grep -qx "robot: 1 batch cancelled" "$T/err6" ||
+		fail "--cancel: $(cat "$T/err6")"
+	for ((i = 0; i < 100; i++)); do
+		state=$(squeue -h --states=all -j "$job" -o %T 2>/dev/null)
+		[ "$state" = CANCELLED ] && break
+		sleep 0.1
+	done
+	[ "$state" = CANCELLED ] || fail "Slurm job $job is '$state' after --cancel"
+	"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out6" 2>"$T/err6" ||
+		fail "--cancel again: $(cat "$T/err6")"
+	grep -qx "robot: 0 batches cancelled" "$T/err6" ||
+		fail "a second --cancel: $(cat "$T/err6")"
+fi
 finish

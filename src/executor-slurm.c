@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The slurm executor (executor.h): each request is one Slurm job, on a
+ * node of its own (sbatch --exclusive), requeued by Slurm when its node
+ * fails (--requeue).  The job clones the repository on the node, builds
+ * each commit, runs kdelta run on those that built, interleaved, into the
+ * result root the nodes share, and writes what it found into its
+ * directory (BATCH_FOUND).  kdelta follows it with Slurm's command-line
+ * tools, their stable interface: sbatch --parsable gives the job ID,
+ * squeue its state while Slurm knows it, sacct (where the cluster keeps
+ * accounting) afterwards.  The job ID is handed to the caller before the
+ * wait (measure_request.submitted), so that a restarted robot waits for
+ * the same job instead of submitting another.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kdelta/executor.h"
+#include "kdelta/proc.h"
+#include "kdelta/runner.h"
+#include "kdelta/store.h"
+#include "kdelta/util.h"
+
+#define SHORT "%.12s"
+
+/* In a batch's directory. */
+#define BATCH_SCRIPT "batch.sh"
+#define BATCH_JOB "job.yaml"
+#define BATCH_BEFORE "before"	/* "<commit> <ok> <failed>" at submission */
+#define BATCH_FOUND "found"	/* written by the job, last */
+
+struct slurm_executor {
+	struct executor ex;
+	struct slurm_executor_opts o;
+	char *node;	/* the first job's node: later ones go there */
+};
+
+static void say(const struct slurm_executor *se, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(const struct slurm_executor *se, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!se->o.progress)
+		return;
+	fprintf(se->o.progress, "%s: ", se->o.command);
+	va_start(ap, fmt);
+	vfprintf(se->o.progress, fmt, ap);
+	va_end(ap);
+	fputc('\n', se->o.progress);
+	fflush(se->o.progress);
+}
+
+/* Runs a Slurm command; its stdout in out.  -1 when it could not run. */
+static int slurm_command(const char *const *argv, struct proc *p,
+			 struct kd_err *err)
+{
+	p->argv = argv;
+	p->out = PROC_PIPE;
+	p->err = PROC_PIPE;
+	p->same_group = true;
+	if (proc_run(p, err) < 0)
+		return kd_error_prefix(err, "%s", argv[0]);
+	return 0;
+}
+
+/* "sbatch: error: ..." without its newline: what Slurm said. */
+static void slurm_failure(const struct proc *p, struct strbuf *why)
+{
+	strbuf_addstr(why, p->err_buf.len ? p->err_buf.buf : p->out_buf.buf);
+	strbuf_rtrim(why);
+	if (!why->len)
+		proc_describe_end(p, why);
+}
+
+/* A commit's complete runs under host (0 without a host). */
+static int count_runs(const struct slurm_executor *se, const struct job *job,
+		      const char *host, const char *commit, size_t *ok,
+		      size_t *failed, char **last_failure, struct kd_err *err)
+{
+	char *dir;
+	int ret;
+
+	*ok = *failed = 0;
+	if (last_failure)
+		*last_failure = NULL;
+	if (!host)
+		return 0;
+	dir = runner_commit_dir(job, se->o.result_root, host, commit);
+	ret = store_count_runs(dir, ok, failed, last_failure, err);
+	free(dir);
+	return ret;
+}
+
+static void add_quoted_line(struct strbuf *sb, const char *prefix,
+			    const char *value)
+{
+	strbuf_addstr(sb, prefix);
+	shell_quote(sb, value);
+	strbuf_addch(sb, '\n');
+}
+
+/*
+ * The batch script: clone, build each commit that needs runs (a commit
+ * that does not build is said in "found", with the line of its log that
+ * says why), then rounds of kdelta run over those that built, as the local
+ * executor's, and "found": the host the runs are stored under, the node,
+ * the builds that failed and kdelta run's exit statuses.
+ */
+static void write_script(const struct slurm_executor *se,
+			 const struct measure_request *req, const char *dir,
+			 const size_t *missing, struct strbuf *sb)
+{
+	char *clone = xasprintf("/tmp/kdelta-slurm-%s", strrchr(dir, '/') + 1);
+	char *work = xasprintf("%s.work", clone);
+	char *setup = measure_setup_command(clone, se->o.build);
+	size_t n = req->n_commits, done = 0;
+
+	strbuf_addstr(sb, "#!/bin/sh\n"
+		      "# Written by kdelta's slurm executor (kdelta-robot(5)): builds the\n"
+		      "# commits on this node and runs kdelta run on those that built.\n");
+	if (req->purpose) {
+		strbuf_addstr(sb, "# ");
+		for (const char *s = req->purpose; *s; s++)
+			strbuf_addch(sb, *s == '\n' ? ' ' : *s);
+		strbuf_addch(sb, '\n');
+	}
+	add_quoted_line(sb, "dir=", dir);
+	add_quoted_line(sb, "clone=", clone);
+	add_quoted_line(sb, "work=", work);
+	add_quoted_line(sb, "kdelta=", se->o.kdelta);
+	add_quoted_line(sb, "root=", se->o.result_root);
+	add_quoted_line(sb, "setup=", setup);
+	strbuf_addstr(sb,
+		"rm -rf \"$clone\" \"$work\" \"$dir/" BATCH_FOUND "\" \"$dir/found.tmp\"\n"
+		"trap 'rm -rf \"$clone\" \"$work\"' EXIT\n"
+		"ok=,\n"
+		"{ echo \"host $(uname -n)\"; echo \"node ${SLURMD_NODENAME:-$(uname -n)}\"; } >\"$dir/found.tmp\"\n");
+	strbuf_addstr(sb, "git clone -q --no-checkout ");
+	shell_quote(sb, se->o.repo);
+	strbuf_addstr(sb, " \"$clone\" || exit 1\n"
+		"# build COMMIT BUILD: checks COMMIT out and builds it; says why not\n"
+		"build() {\n"
+		"\tlog=\"$dir/build-$(printf %.12s \"$1\").log\"\n"
+		"\t(cd \"$clone\" && git checkout -q \"$1\" && KDELTA_COMMIT=$1 && export KDELTA_COMMIT && sh -c \"$2\") >\"$log\" 2>&1\n"
+		"\tstatus=$?\n"
+		"\t[ $status = 0 ] && return 0\n"
+		"\twhy=$(grep -m 1 error \"$log\" || tail -n 1 \"$log\")\n"
+		"\techo \"build-failed $1 exited with status $status: $why\" | head -c 300 | tr -d '\\n' >>\"$dir/found.tmp\"\n"
+		"\techo >>\"$dir/found.tmp\"\n"
+		"\treturn 1\n"
+		"}\n"
+		"# run COMMITS RUNS: kdelta run on those of COMMITS that built\n"
+		"run() {\n"
+		"\tlist=\n"
+		"\tfor c in $1; do\n"
+		"\t\tcase $ok in *,$c,*) list=\"$list${list:+,}$c\";; esac\n"
+		"\tdone\n"
+		"\t[ -n \"$list\" ] || return 0\n"
+		"\tcase $list in\n"
+		"\t*,*) \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commits \"$list\" --runs \"$2\" --result-root \"$root\" --work-dir \"$work\" --setup \"$setup\";;\n"
+		"\t*) build \"$list\" \"$(echo \"$build\" | sed \"s/{commit}/$list/g\")\" &&\n"
+		"\t   \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commit \"$list\" --runs \"$2\" --result-root \"$root\" --work-dir \"$work\";;\n"
+		"\tesac\n"
+		"\techo \"run-status $?\" >>\"$dir/found.tmp\"\n"
+		"}\n");
+	add_quoted_line(sb, "build=", se->o.build);
+	for (size_t i = 0; i < n; i++) {
+		char *expanded;
+
+		if (!missing[i])
+			continue;
+		expanded = setup_command_expand(se->o.build, req->commits[i]);
+		strbuf_addf(sb, "build %s ", req->commits[i]);
+		shell_quote(sb, expanded);
+		strbuf_addf(sb, " && ok=\"${ok}%s,\"\n", req->commits[i]);
+		free(expanded);
+	}
+	/* Rounds: the commits still missing runs, as many as the fewest. */
+	for (;;) {
+		size_t rounds = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (missing[i] > done && (!rounds ||
+						  missing[i] - done < rounds))
+				rounds = missing[i] - done;
+		if (!rounds)
+			break;
+		strbuf_addstr(sb, "run '");
+		for (size_t i = 0, k = 0; i < n; i++)
+			if (missing[i] > done)
+				strbuf_addf(sb, "%s%s", k++ ? " " : "",
+					    req->commits[i]);
+		strbuf_addf(sb, "' %zu\n", rounds);
+		done += rounds;
+	}
+	strbuf_addstr(sb, "mv \"$dir/found.tmp\" \"$dir/" BATCH_FOUND "\"\n");
+	free(setup);
+	free(work);
+	free(clone);
+}
+
+/* The batch's directory, its script, its job, the counts before. */
+static int prepare_batch(struct slurm_executor *se,
+			 const struct measure_request *req, char **dir_out,
+			 struct kd_err *err)
+{
+	char *tmpl = xasprintf("%s/batch-XXXXXX", se->o.job_dir);
+	size_t n = req->n_commits;
+	size_t *missing = xcalloc(n ? n : 1, sizeof(*missing));
+	struct strbuf sb = STRBUF_INIT, before = STRBUF_INIT;
+	char *path;
+	int ret = 0;
+
+	*dir_out = NULL;
+	if (mkdir_p(se->o.job_dir, err) < 0)
+		ret = -1;
+	else if (!mkdtemp(tmpl))
+		ret = kd_error(err, "%s: %s", tmpl, strerror(errno));
+	for (size_t i = 0; i < n && !ret; i++) {
+		size_t ok, failed;
+
+		ret = count_runs(se, req->job, se->ex.host, req->commits[i],
+				 &ok, &failed, NULL, err);
+		missing[i] = ok < req->runs ? req->runs - ok : 0;
+		strbuf_addf(&before, "%s %zu %zu\n", req->commits[i], ok,
+			    failed);
+	}
+	if (!ret) {
+		if (se->ex.host)
+			strbuf_addf(&before, "host %s\n", se->ex.host);
+		path = xasprintf("%s/%s", tmpl, BATCH_BEFORE);
+		ret = write_file_atomic(path, before.buf, before.len, err);
+		free(path);
+	}
+	if (!ret) {
+		job_to_yaml(req->job->root, &sb);
+		path = xasprintf("%s/%s", tmpl, BATCH_JOB);
+		ret = write_file_atomic(path, sb.buf, sb.len, err);
+		free(path);
+	}
+	if (!ret) {
+		strbuf_reset(&sb);
+		write_script(se, req, tmpl, missing, &sb);
+		path = xasprintf("%s/%s", tmpl, BATCH_SCRIPT);
+		ret = write_file_atomic(path, sb.buf, sb.len, err);
+		if (!ret && chmod(path, 0755) < 0)
+			ret = kd_error(err, "%s: %s", path, strerror(errno));
+		free(path);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&before);
+	free(missing);
+	if (ret < 0) {
+		free(tmpl);
+		return -1;
+	}
+	*dir_out = tmpl;
+	return 0;
+}
+
+/* sbatch: the job ID. */
+static int submit(struct slurm_executor *se, const char *dir, long *id,
+		  struct kd_err *err)
+{
+	char *script = xasprintf("%s/%s", dir, BATCH_SCRIPT);
+	char *out = xasprintf("%s/slurm-%%j.out", dir);
+	const char *argv[20];
+	size_t n = 0;
+	struct proc p = PROC_INIT;
+	int ret;
+
+	argv[n++] = "sbatch";
+	argv[n++] = "--parsable";
+	argv[n++] = "--exclusive";
+	argv[n++] = "--requeue";
+	argv[n++] = "--job-name=kdelta";
+	argv[n++] = "--chdir";
+	argv[n++] = dir;
+	argv[n++] = "--output";
+	argv[n++] = out;
+	if (se->o.partition) {
+		argv[n++] = "--partition";
+		argv[n++] = se->o.partition;
+	}
+	if (se->o.account) {
+		argv[n++] = "--account";
+		argv[n++] = se->o.account;
+	}
+	if (se->o.constraint) {
+		argv[n++] = "--constraint";
+		argv[n++] = se->o.constraint;
+	}
+	if (se->node) {
+		argv[n++] = "--nodelist";
+		argv[n++] = se->node;
+	}
+	argv[n++] = script;
+	argv[n] = NULL;
+	ret = slurm_command(argv, &p, err);
+	if (!ret) {
+		char *end;
+
+		*id = strtol(p.out_buf.buf, &end, 10);
+		if (p.end != PROC_EXITED || p.status || *id <= 0 ||
+		    (*end && *end != ';' && *end != '\n')) {
+			struct strbuf why = STRBUF_INIT;
+
+			slurm_failure(&p, &why);
+			ret = kd_error(err, "sbatch %s: %s", script, why.buf);
+			strbuf_release(&why);
+		}
+	}
+	proc_clear(&p);
+	free(out);
+	free(script);
+	return ret;
+}
+
+/*
+ * The job's state as squeue (or, once Slurm forgot the job, sacct) says
+ * it: "PENDING", "RUNNING", "COMPLETED", ...; "" when neither knows it.
+ * 1 when squeue could not be asked (a controller down for a moment):
+ * ask again later.
+ */
+static int job_state(long id, struct strbuf *state, struct strbuf *node,
+		     struct strbuf *why)
+{
+	char ids[32];
+	const char *squeue[] = { "squeue", "-h", "--states=all", "-j", ids,
+				 "-o", "%T %N",
+				 NULL };
+	const char *sacct[] = { "sacct", "-n", "-X", "-P", "-j", ids, "-o",
+				"State", NULL };
+	struct proc p = PROC_INIT, a = PROC_INIT;
+	struct kd_err err;
+	int ret = 0;
+
+	strbuf_reset(state);
+	strbuf_reset(node);
+	snprintf(ids, sizeof(ids), "%ld", id);
+	if (slurm_command(squeue, &p, &err) < 0) {
+		strbuf_addstr(why, err.msg);
+		return 1;
+	}
+	if (p.end == PROC_EXITED && !p.status && p.out_buf.len) {
+		const char *s = p.out_buf.buf;
+		size_t len = strcspn(s, " \n");
+
+		strbuf_add(state, s, len);
+		s += len + (s[len] == ' ');
+		strbuf_add(node, s, strcspn(s, " \n"));
+	} else if (p.end == PROC_EXITED &&
+		   (!p.status || strstr(p.err_buf.buf, "Invalid job id"))) {
+		/* Gone from the controller's memory: accounting, if kept. */
+		if (!slurm_command(sacct, &a, &err) && a.end == PROC_EXITED &&
+		    !a.status)
+			strbuf_add(state, a.out_buf.buf,
+				   strcspn(a.out_buf.buf, " \n"));
+	} else {
+		slurm_failure(&p, why);
+		ret = 1;
+	}
+	proc_clear(&a);
+	proc_clear(&p);
+	return ret;
+}
+
+static bool job_active(const char *state)
+{
+	static const char *const active[] = {
+		"PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED",
+		"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING",
+		"SIGNALING", "STAGE_OUT", "STOPPED", "RESV_DEL_HOLD", NULL,
+	};
+
+	for (size_t i = 0; active[i]; i++)
+		if (!strcmp(state, active[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Waits for the job to end: 0, its last state in state (empty: Slurm
+ * forgot it); 1 when a signal came first (res->signal).
+ */
+static int wait_job(struct slurm_executor *se, long id,
+		    struct measure_result *res, struct strbuf *state)
+{
+	struct strbuf node = STRBUF_INIT, why = STRBUF_INIT, said = STRBUF_INIT;
+	struct pollfd pfd = { .fd = se->o.cancel_fd, .events = POLLIN };
+	int ret = 0;
+
+	for (;;) {
+		int r;
+
+		strbuf_reset(&why);
+		r = job_state(id, state, &node, &why);
+		if (r) {
+			say(se, "Slurm job %ld: cannot ask squeue (%s); asking again", id,
+			    why.buf);
+		} else if (!job_active(state->buf)) {
+			break;
+		} else if (strcmp(said.buf, state->buf)) {
+			strbuf_reset(&said);
+			strbuf_add(&said, state->buf, state->len);
+			if (node.len)
+				say(se, "Slurm job %ld: %s on %s", id,
+				    state->buf, node.buf);
+			else
+				say(se, "Slurm job %ld: %s", id, state->buf);
+		}
+		/* Without a cancel_fd, poll() just sleeps. */
+		if (poll(&pfd, se->o.cancel_fd >= 0, (int)(se->o.poll * 1000)) > 0 &&
+		    (res->signal = proc_caught_signal(se->o.cancel_fd))) {
+			ret = 1;
+			break;
+		}
+	}
+	strbuf_release(&said);
+	strbuf_release(&why);
+	strbuf_release(&node);
+	return ret;
+}
+
+/* A value of "found" or "before": the rest of the line after "key ". */
+static char *line_value(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *s = text; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != 0))
+		if (!strncmp(s, key, len) && s[len] == ' ')
+			return xstrndup(s + len + 1, strcspn(s + len + 1, "\n"));
+	return NULL;
+}
+
+/* The outcome of each commit, from what the job found and the store. */
+static int read_outcome(struct slurm_executor *se,
+			const struct measure_request *req, const char *dir,
+			const char *found, struct measure_result *res,
+			struct kd_err *err)
+{
+	char *host = line_value(found, "host"), *node = line_value(found, "node");
+	char *before_path = xasprintf("%s/%s", dir, BATCH_BEFORE);
+	struct strbuf before = STRBUF_INIT;
+	char *before_host;
+	int ret = 0, kdelta_status = 0;
+
+	if (!host || !*host) {
+		free(host);
+		free(node);
+		free(before_path);
+		return kd_error(err, "%s/%s: no host line", dir, BATCH_FOUND);
+	}
+	if (read_file(before_path, &before, err) < 0)
+		strbuf_reset(&before);
+	before_host = line_value(before.buf, "host");
+	for (const char *s = found; (s = strstr(s, "run-status ")); s++) {
+		int st = atoi(s + 11);
+
+		if (st != 0 && st != 1)
+			kdelta_status = st;
+	}
+	free(se->ex.host);
+	se->ex.host = xstrdup(host);
+	if (node && *node && !se->node)
+		se->node = xstrdup(node);
+	free(res->host);
+	res->host = xstrdup(host);
+	for (size_t i = 0; i < req->n_commits && !ret; i++) {
+		const char *c = req->commits[i];
+		char *key = xasprintf("build-failed %s", c);
+		char *why = line_value(found, key);
+		char *had = line_value(before.buf, c), *failure = NULL;
+		size_t ok0 = 0, failed0 = 0, ok, failed;
+
+		if (had && before_host && !strcmp(before_host, host))
+			sscanf(had, "%zu %zu", &ok0, &failed0);
+		if (why) {
+			res->outcome[i] = MEASURE_BUILD_FAILED;
+			res->why[i] = why;
+			why = NULL;
+		} else if (!(ret = count_runs(se, req->job, host, c, &ok,
+					      &failed, &failure, err))) {
+			res->added[i] = ok > ok0 ? ok - ok0 : 0;
+			if (ok >= req->runs) {
+				res->outcome[i] = MEASURE_OK;
+			} else {
+				res->outcome[i] = MEASURE_RUN_FAILED;
+				if (failed > failed0)
+					res->why[i] = xasprintf("the job failed%s%s",
+						failure ? ": " : "",
+						failure ? failure : "");
+				else
+					res->why[i] = xasprintf("kdelta run on %s exited with status %d (see %s)",
+						node ? node : host, kdelta_status,
+						dir);
+			}
+		}
+		free(failure);
+		free(had);
+		free(why);
+		free(key);
+	}
+	free(before_host);
+	strbuf_release(&before);
+	free(before_path);
+	free(node);
+	free(host);
+	return ret;
+}
+
+/* "<job ID> <directory>" */
+static int parse_ticket(const char *ticket, long *id, char **dir,
+			struct kd_err *err)
+{
+	char *end;
+
+	*id = strtol(ticket, &end, 10);
+	if (*id <= 0 || *end != ' ' || end[1] != '/')
+		return kd_error(err, "not a Slurm ticket: '%s'", ticket);
+	*dir = xstrdup(end + 1);
+	return 0;
+}
+
+static int slurm_measure(struct executor *ex, const struct measure_request *req,
+			 struct measure_result *res, struct kd_err *err)
+{
+	struct slurm_executor *se = (struct slurm_executor *)ex;
+	struct strbuf state = STRBUF_INIT, found = STRBUF_INIT;
+	char *dir = NULL, *path;
+	long id;
+	int ret;
+
+	if (req->ticket) {
+		ret = parse_ticket(req->ticket, &id, &dir, err);
+		if (!ret)
+			say(se, "Slurm job %ld: waiting for it again (%s)", id, dir);
+	} else {
+		ret = prepare_batch(se, req, &dir, err);
+		if (!ret)
+			ret = submit(se, dir, &id, err);
+		if (!ret && req->submitted) {
+			char *ticket = xasprintf("%ld %s", id, dir);
+
+			ret = req->submitted(req->submitted_arg, ticket, err);
+			free(ticket);
+		}
+		if (!ret)
+			say(se, "Slurm job %ld submitted (%s)", id, dir);
+	}
+	if (!ret && wait_job(se, id, res, &state) == 0) {
+		path = xasprintf("%s/%s", dir, BATCH_FOUND);
+		if (path_exists(path)) {
+			ret = read_file(path, &found, err);
+			if (!ret)
+				ret = read_outcome(se, req, dir, found.buf, res,
+						   err);
+		} else {
+			for (size_t i = 0; i < req->n_commits; i++) {
+				res->outcome[i] = MEASURE_RUN_FAILED;
+				res->why[i] = xasprintf("Slurm job %ld ended %s before its end (see %s/slurm-%ld.out)",
+					id, state.len ? state.buf : "(state unknown)",
+					dir, id);
+			}
+		}
+		if (!ret)
+			say(se, "Slurm job %ld: ended %s", id,
+			    state.len ? state.buf : "(Slurm forgot it)");
+		free(path);
+	}
+	if (!res->host && ex->host)
+		res->host = xstrdup(ex->host);
+	strbuf_release(&found);
+	strbuf_release(&state);
+	free(dir);
+	return ret;
+}
+
+static int slurm_cancel(struct executor *ex, const char *ticket,
+			struct kd_err *err)
+{
+	struct slurm_executor *se = (struct slurm_executor *)ex;
+	char ids[32], *dir = NULL;
+	const char *argv[] = { "scancel", ids, NULL };
+	struct proc p = PROC_INIT;
+	long id;
+	int ret;
+
+	if (parse_ticket(ticket, &id, &dir, err) < 0)
+		return -1;
+	free(dir);
+	snprintf(ids, sizeof(ids), "%ld", id);
+	ret = slurm_command(argv, &p, err);
+	if (!ret && (p.end != PROC_EXITED || p.status)) {
+		struct strbuf why = STRBUF_INIT;
+
+		slurm_failure(&p, &why);
+		ret = kd_error(err, "scancel %ld: %s", id, why.buf);
+		strbuf_release(&why);
+	}
+	if (!ret)
+		say(se, "Slurm job %ld cancelled", id);
+	proc_clear(&p);
+	return ret;
+}
+
+static void slurm_release(struct executor *ex)
+{
+	struct slurm_executor *se = (struct slurm_executor *)ex;
+
+	free(se->node);
+	free(se);
+}
+
+static const struct executor_ops slurm_ops = {
+	.measure = slurm_measure,
+	.release = slurm_release,
+	.cancel = slurm_cancel,
+};
+
+int slurm_executor_new(const struct slurm_executor_opts *o,
+		       struct executor **out, struct kd_err *err)
+{
+	struct slurm_executor *se = xcalloc(1, sizeof(*se));
+
+	(void)err;
+	se->ex.ops = &slurm_ops;
+	se->ex.name = "slurm";
+	se->o = *o;
+	if (se->o.poll <= 0)
+		se->o.poll = 10;
+	*out = &se->ex;
+	return 0;
+}
