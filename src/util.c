@@ -290,8 +290,13 @@ int read_file_max(const char *path, size_t max, struct strbuf *out,
 		return kd_error(err, "%s: %s", path, S_ISDIR(st.st_mode) ?
 				"is a directory" : "not a regular file");
 	}
-	r = xcalloc(1, sizeof(*r));
-	*r = (struct file_reader){ .path = path, .fd = fd, .max = max };
+	/* Not zeroed: in[] is only read as far as reads filled it. */
+	r = xmalloc(sizeof(*r));
+	r->path = path;
+	r->fd = fd;
+	r->max = max;
+	r->in_len = 0;
+	r->eof = false;
 	ret = reader_fill(r, 0, err);
 	if (!ret && r->in_len == 1 && !r->eof)	/* a magic split by read() */
 		ret = reader_fill(r, 1, err);
