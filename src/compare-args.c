@@ -326,24 +326,29 @@ static int comparison_set_params(struct comparison *cmp,
 }
 
 /*
- * Loading the matrices is most of what compare does (JSON parsing), and
- * each variant's is independent: parallel_for() shares them out.
+ * Loading the matrices is most of what compare does (inflating and parsing
+ * JSON), and each variant's is independent: parallel_stages() shares them
+ * out in two stages, reading (inflating) and parsing, so that with more
+ * matrices than processors one's parse overlaps another's read.
  */
 struct load_job {
 	const struct result_dir *dir;
+	struct result_dir_text text;
 	struct matrix m;
 	struct variant *v;
 	struct kd_err err;
 	int ret;
 };
 
-static void load_jobs(void *ctx, size_t begin, size_t end)
+static void load_job_stage(void *ctx, size_t stage, size_t i)
 {
-	struct load_job *jobs = ctx;
+	struct load_job *job = (struct load_job *)ctx + i;
 
-	for (size_t i = begin; i < end; i++)
-		jobs[i].ret = result_dir_load(jobs[i].dir, &jobs[i].m,
-					      jobs[i].v, &jobs[i].err);
+	if (!stage)
+		job->ret = result_dir_read(job->dir, &job->text, &job->err);
+	else if (!job->ret)
+		job->ret = result_dir_finish(job->dir, &job->text, &job->m,
+					     job->v, &job->err);
 }
 
 /*
@@ -373,7 +378,7 @@ static int comparison_build(const struct result_group *g, size_t n,
 		jobs[v].v = &cmp->variants[v];
 		mp[v] = &jobs[v].m;
 	}
-	parallel_for(n, 1, load_jobs, jobs);
+	parallel_stages(n, 2, load_job_stage, jobs);
 	for (size_t v = 0; v < n && !ret; v++)
 		if ((ret = jobs[v].ret) < 0)
 			*err = jobs[v].err;

@@ -1306,41 +1306,75 @@ static void variant_runs(struct variant *v, const struct run_scan *rs,
 	}
 }
 
-int result_dir_load(const struct result_dir *dir, struct matrix *m,
-		    struct variant *v, struct kd_err *err)
+void result_dir_text_release(struct result_dir_text *t)
 {
-	char *path = matrix_file(dir);
+	if (t->runs)
+		run_scan_release(t->runs);
+	free(t->runs);
+	free(t->path);
+	strbuf_release(&t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+int result_dir_read(const struct result_dir *dir, struct result_dir_text *t,
+		    struct kd_err *err)
+{
+	memset(t, 0, sizeof(*t));
+	strbuf_init(&t->text);
+	t->runs = xmalloc(sizeof(*t->runs));
+	if (scan_runs(dir, t->runs, err) < 0) {
+		free(t->runs);
+		t->runs = NULL;
+		return -1;
+	}
+	t->path = matrix_file(dir);
+	if (t->path && read_file(t->path, &t->text, err) < 0) {
+		result_dir_text_release(t);
+		return -1;
+	}
+	return 0;
+}
+
+int result_dir_finish(const struct result_dir *dir, struct result_dir_text *t,
+		      struct matrix *m, struct variant *v, struct kd_err *err)
+{
 	char *own = xasprintf("%s/%s", dir->path, STORE_MATRIX_FILE);
-	struct run_scan rs;
+	struct run_scan *rs = t->runs;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	if (scan_runs(dir, &rs, err) < 0) {
-		free(own);
-		free(path);
-		return -1;
-	}
-	if (path)
-		ret = matrix_load(path, m, err);
+	if (t->path)
+		ret = matrix_parse(t->text.buf, t->text.len, t->path, m, err);
 	else
-		ret = matrix_from_stats((const char *const *)rs.ok_stats,
-					rs.nok, m, err);
+		ret = matrix_from_stats((const char *const *)rs->ok_stats,
+					rs->nok, m, err);
+	strbuf_release(&t->text);
 	/* Only kdelta's own matrix is kept in step with the runs' marks. */
-	if (!ret && path && rs.marked && !strcmp(path, own))
-		ret = refresh_matrix(dir, path, &rs, m, v, err);
+	if (!ret && t->path && rs->marked && !strcmp(t->path, own))
+		ret = refresh_matrix(dir, t->path, rs, m, v, err);
 	/* lkp-tests' incomplete runs are in its matrix: counted apart. */
 	v->runs = m->nruns - m->nincomplete;
-	v->runs_failed = rs.failed;
-	v->runs_incomplete = rs.incomplete + m->nincomplete;
-	v->runs_interrupted = rs.interrupted;
+	v->runs_failed = rs->failed;
+	v->runs_incomplete = rs->incomplete + m->nincomplete;
+	v->runs_interrupted = rs->interrupted;
 	if (!ret) {
 		free(v->failure);
-		v->failure = rs.failure;
-		rs.failure = NULL;
-		variant_runs(v, &rs, m);
+		v->failure = rs->failure;
+		rs->failure = NULL;
+		variant_runs(v, rs, m);
 	}
-	run_scan_release(&rs);
+	result_dir_text_release(t);
 	free(own);
-	free(path);
 	return ret;
+}
+
+int result_dir_load(const struct result_dir *dir, struct matrix *m,
+		    struct variant *v, struct kd_err *err)
+{
+	struct result_dir_text t;
+
+	memset(m, 0, sizeof(*m));
+	if (result_dir_read(dir, &t, err) < 0)
+		return -1;
+	return result_dir_finish(dir, &t, m, v, err);
 }

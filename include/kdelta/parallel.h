@@ -16,4 +16,17 @@
 void parallel_for(size_t n, size_t grain,
 		  void (*fn)(void *ctx, size_t begin, size_t end), void *ctx);
 
+/*
+ * A pipeline: runs fn(ctx, stage, i) for every item i < n and stage <
+ * nstages, like parallel_for(), but stage s of item i only after stage
+ * s - 1 of item i has returned.  The pairs are taken in diagonal order
+ * (item 0's first stage; item 1's first and item 0's second; ...), so
+ * while one item is in its second stage the next can be in its first --
+ * 3 matrices on 2 processors load in the time of 2 (one parsed while
+ * another is inflated), not of 3 whole ones -- and only about one item
+ * per thread is between stages at a time.
+ */
+void parallel_stages(size_t n, size_t nstages,
+		     void (*fn)(void *ctx, size_t stage, size_t i), void *ctx);
+
 #endif

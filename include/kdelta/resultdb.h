@@ -144,4 +144,25 @@ int result_dir_runs(const struct result_dir *dir, struct run_counts *out,
 int result_dir_load(const struct result_dir *dir, struct matrix *m,
 		    struct variant *v, struct kd_err *err);
 
+/*
+ * result_dir_load() in two steps, so that loading several directories is a
+ * pipeline on every processor (one matrix parsed while another is
+ * inflated; see compare-args.c): result_dir_read() scans the runs and
+ * reads the matrix file's text into t; result_dir_finish() parses it into
+ * m, fills v, releases t and returns what result_dir_load() would.  On
+ * failure result_dir_read() leaves nothing to release.
+ */
+struct run_scan;
+struct result_dir_text {
+	struct run_scan *runs;
+	char *path;		/* the matrix file; NULL: the runs' stats.json */
+	struct strbuf text;	/* its contents, inflated */
+};
+
+int result_dir_read(const struct result_dir *dir, struct result_dir_text *t,
+		    struct kd_err *err);
+int result_dir_finish(const struct result_dir *dir, struct result_dir_text *t,
+		      struct matrix *m, struct variant *v, struct kd_err *err);
+void result_dir_text_release(struct result_dir_text *t);
+
 #endif

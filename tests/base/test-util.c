@@ -265,9 +265,55 @@ static void test_parallel_for(void)
 	}
 }
 
+struct staged {
+	unsigned *stages_done;	/* per item: how many of its stages ended */
+	unsigned *runs;		/* per (stage, item) */
+	size_t n;
+	bool out_of_order;
+};
+
+static void stage_visit(void *ctx, size_t stage, size_t i)
+{
+	struct staged *st = ctx;
+
+	if (__atomic_load_n(&st->stages_done[i], __ATOMIC_ACQUIRE) != stage)
+		__atomic_store_n(&st->out_of_order, true, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&st->runs[stage * st->n + i], 1, __ATOMIC_RELAXED);
+	/* A slow first stage: a later one that did not wait would see it. */
+	if (!stage && i % 2 == 0)
+		usleep(2000);
+	__atomic_fetch_add(&st->stages_done[i], 1, __ATOMIC_RELEASE);
+}
+
+/* Every (stage, item) once, each stage of an item after the one before. */
+static void test_parallel_stages(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 5, 64 };
+
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		for (size_t nstages = 0; nstages <= 3; nstages++) {
+			size_t n = sizes[s], once = 0;
+			struct staged st = {
+				xcalloc(n + 1, sizeof(unsigned)),
+				xcalloc(n * nstages + 1, sizeof(unsigned)),
+				n, false,
+			};
+
+			parallel_stages(n, nstages, stage_visit, &st);
+			for (size_t k = 0; k < n * nstages; k++)
+				once += st.runs[k] == 1;
+			CHECK(once == n * nstages);
+			CHECK(!st.out_of_order);
+			free(st.stages_done);
+			free(st.runs);
+		}
+	}
+}
+
 int main(void)
 {
 	test_parallel_for();
+	test_parallel_stages();
 	test_strbuf();
 	test_utf8_repair();
 	test_safe_name();
