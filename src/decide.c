@@ -149,11 +149,23 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/*
+ * Only lkp-tests' rule asks (lkp_decide_cell(): --test lkp, failure
+ * stats): without them the list stays empty, unsorted.
+ */
 static void base_names_init(struct base_names *bn,
-			    const struct comparison *cmp)
+			    const struct comparison *cmp,
+			    const struct compare_options *opt)
 {
-	bn->names = xmalloc((cmp->nrows + 1) * sizeof(*bn->names));
+	bool asked = opt->test == SIG_LKP;
+
+	for (size_t r = 0; r < cmp->nrows && !asked; r++)
+		asked = cmp->rows[r].failure;
+	bn->names = NULL;
 	bn->n = 0;
+	if (!asked)
+		return;
+	bn->names = xmalloc((cmp->nrows + 1) * sizeof(*bn->names));
 	for (size_t r = 0; r < cmp->nrows; r++)
 		if (cmp->rows[r].cells[0].samples &&
 		    !cmp->rows[r].cells[0].zero_filled)
@@ -694,7 +706,7 @@ void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 	if (!cmp->nrows || !cmp->nvariants)
 		return;
 	parallel_for(cmp->nrows, BASE_ROWS_GRAIN, decide_bases, &w);
-	base_names_init(&bn, cmp);
+	base_names_init(&bn, cmp, opt);
 	w.bn = &bn;
 	parallel_for(cmp->nvariants - 1, 1, decide_variants, &w);
 	free(bn.names);

@@ -16,6 +16,7 @@
 #include "kdelta/metric-rules.h"
 #include "kdelta/monitor.h"
 #include "kdelta/name-index.h"
+#include "kdelta/parallel.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
 
@@ -611,7 +612,6 @@ static size_t comparison_add_row(struct comparison *cmp, size_t *alloc,
 	row = &cmp->rows[cmp->nrows];
 	memset(row, 0, sizeof(*row));
 	row->name = name;
-	row->key = metric_is_key(name);
 	return cmp->nrows++;
 }
 
@@ -816,12 +816,34 @@ static void note_perturbing(struct comparison *cmp,
 	free(with);
 }
 
+/* What the rows' names say of them, row by row on every processor. */
+#define CLASSIFY_GRAIN 512
+
+struct row_classes {
+	struct metric_row *rows;
+	bool *zero, *failure;
+};
+
+static void classify_rows(void *ctx, size_t begin, size_t end)
+{
+	struct row_classes *c = ctx;
+
+	for (size_t r = begin; r < end; r++) {
+		const char *name = c->rows[r].name;
+
+		c->rows[r].key = metric_is_key(name);
+		c->zero[r] = metric_absent_means_zero(name);
+		c->failure[r] = metric_is_failure_stat(name);
+	}
+}
+
 void comparison_add_matrices(struct comparison *cmp,
 			     struct matrix *const *matrices)
 {
 	size_t names_alloc = 0, k = 0, nsources, *where, *source;
 	double **rows_of;
 	bool *integers, *zero, *failure, *ran;
+	struct row_classes classes;
 
 	note_perturbing(cmp, matrices);
 	where = comparison_index_rows(cmp, matrices, &names_alloc);
@@ -829,10 +851,8 @@ void comparison_add_matrices(struct comparison *cmp,
 	integers = xcalloc(cmp->nrows + 1, sizeof(*integers));
 	zero = xcalloc(cmp->nrows + 1, sizeof(*zero));
 	failure = xcalloc(cmp->nrows + 1, sizeof(*failure));
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		zero[r] = metric_absent_means_zero(cmp->rows[r].name);
-		failure[r] = metric_is_failure_stat(cmp->rows[r].name);
-	}
+	classes = (struct row_classes){ cmp->rows, zero, failure };
+	parallel_for(cmp->nrows, CLASSIFY_GRAIN, classify_rows, &classes);
 	source = zero_sources(cmp, zero, &nsources);
 	ran = xcalloc(nsources + 1, sizeof(*ran));
 	for (size_t v = 0; v < cmp->nvariants; v++) {
