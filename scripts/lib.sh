@@ -3,7 +3,7 @@
 # needs, and installing the missing ones.
 
 # To build.
-BUILD_PACKAGES="gcc pkg-config meson ninja-build libyaml-dev libgsl-dev zlib1g-dev libjansson-dev libsqlite3-dev"
+BUILD_PACKAGES="gcc pkg-config meson ninja-build libyaml-dev libgsl-dev zlib1g-dev libdeflate-dev libjansson-dev libsqlite3-dev"
 # To run the demo: seed 001's job makes an xfs file system.
 DEMO_PACKAGES="xfsprogs"
 # To run the whole test suite (file systems, git for bisect, python3 for the

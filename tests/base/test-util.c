@@ -219,6 +219,24 @@ static void test_read_file_limits(void)
 	check_file(dir, "cut.gz", two.buf, two.len, false, 100,
 		   "corrupt or truncated gzip data", &sb);
 
+	/*
+	 * A member larger than the trailer at the end says (the last
+	 * member's size) gets more room; the limit counts every member.
+	 */
+	strbuf_reset(&two);
+	path = put(dir, "big.gz", zeros, 100000, true);
+	slurp(path, &two);
+	unlink(path);
+	free(path);
+	path = put(dir, "a.gz", "one\n", 4, true);
+	slurp(path, &two);
+	unlink(path);
+	free(path);
+	check_file(dir, "two.gz", two.buf, two.len, false, 100004, NULL, &sb);
+	CHECK(sb.len == 100004 && !memcmp(sb.buf + 100000, "one\n", 4));
+	check_file(dir, "two.gz", two.buf, two.len, false, 100003,
+		   "too large: more than 100003 bytes decompressed", &sb);
+
 	CHECK(rmdir(dir) == 0);
 	free(zeros);
 	strbuf_release(&sb);
