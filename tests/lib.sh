@@ -5,7 +5,20 @@ set -u
 
 : "${KDELTA:?KDELTA must point at the kdelta binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/kdelta-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+# On exit the test's own shell runs what at_exit added, newest first, then
+# removes $T.  Only that shell: bash runs the EXIT trap in a subshell that
+# is killed before it has reset its traps -- expect_error's watchdog when
+# the command was fast, on a loaded machine -- which removed $T under a
+# running test.
+test_shell=$BASHPID
+exit_commands=
+trap '[ "$BASHPID" = "$test_shell" ] && { eval "$exit_commands"; rm -rf "$T"; }' EXIT
+
+# at_exit COMMANDS: runs the shell COMMANDS when the test ends.
+at_exit() {
+	exit_commands="$1
+$exit_commands"
+}
 failures=0
 # Each test its own run lock (kdelta(1), KDELTA_RUN_LOCK): the tests of a
 # suite run side by side, and so do those of several checkouts.
@@ -35,8 +48,10 @@ expect_error() {
 	watchdog=$!
 	wait "$pid"
 	status=$?
-	pkill -P "$watchdog" 2>/dev/null
-	kill "$watchdog" 2>/dev/null
+	# SIGKILL: a bash child that a catchable signal reaches before it has
+	# reset its traps runs the test's EXIT trap (see above).
+	pkill -KILL -P "$watchdog" 2>/dev/null
+	kill -KILL "$watchdog" 2>/dev/null
 	wait "$watchdog" 2>/dev/null
 	if [ -e "$T/hung" ]; then
 		rm -f "$T/hung"

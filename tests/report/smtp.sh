@@ -13,7 +13,7 @@ start_smtp() {
 	mkdir -p "$1"
 	/usr/bin/python3 "$SRCDIR/tests/report/smtp-sink.py" "$1" >"$T/smtp.log" 2>&1 &
 	smtp_pid=$!
-	trap 'kill "$smtp_pid" 2>/dev/null; wait "$smtp_pid" 2>/dev/null; rm -rf "$T"' EXIT
+	at_exit 'kill "$smtp_pid" 2>/dev/null; wait "$smtp_pid" 2>/dev/null'
 	if ! wait_nonempty "$1/port"; then
 		cat "$T/smtp.log" >&2
 		fail "the SMTP server did not start"

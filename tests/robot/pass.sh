@@ -40,8 +40,8 @@ git -C "$REPO" branch next "${H[9]}"
 
 start_smtp "$M"
 pid=
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; kill "$smtp_pid" 2>/dev/null; stop_slurm; wait 2>/dev/null; rm -rf "$T"' EXIT
-[ -n "${KEEP_T:-}" ] && trap 'kill "$smtp_pid" 2>/dev/null; stop_slurm; cp -a "$T" "$KEEP_T"; rm -rf "$T"' EXIT
+at_exit '[ -z "$pid" ] || { kill -9 "$pid"; wait "$pid"; } 2>/dev/null; stop_slurm
+[ -z "${KEEP_T:-}" ] || cp -a "$T" "$KEEP_T"'
 [ "$EXECUTOR" = slurm ] && start_slurm "$T/slurm"
 
 # The build installs what the job runs: the slurm executor builds in a

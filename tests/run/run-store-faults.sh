@@ -69,7 +69,7 @@ fi
 F=$T/full
 mkdir "$F"
 mount -t tmpfs -o size=1m kdelta-test-full "$F" || fail "cannot mount a tmpfs"
-trap 'umount "$F" 2>/dev/null; rm -rf "$T"' EXIT
+at_exit 'umount "$F" 2>/dev/null'
 cat >"$T/fill.yaml" <<EOF
 testcase: full
 monitors: {}
