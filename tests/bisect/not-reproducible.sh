@@ -16,11 +16,17 @@ expect_line "$T/out" "  ${H[19]:0:12} (\"commit 19: patch level 19\")"
 grep -Eq '^ +[0-9]+( +±[ 0-9]+%)? +\( *[-+][0-9]\.[0-9]%\) +[0-9]+( +±[ 0-9]+%)? +exec\.ops_per_sec$' "$T/out" ||
 	fail "no unchanged exec.ops_per_sec row in the table: $(cat "$T/out")"
 # Shown the same (within 5%) at the first look, after 3 runs each, or
-# undecided at --max-runs.
-n=$(sed -n "s/^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: \([34]\) and \1 runs, exec\.ops_per_sec .* → not reproducible$/\1/p" "$T/err")
-[ -n "$n" ] || fail "no line saying good and bad do not differ after 3 or 4 runs each: $(cat "$T/err")"
+# undecided at --max-runs.  The line counts complete runs: on a loaded
+# machine a run can fail, so a side may have one fewer than it ran, and
+# never more than --max-runs ran.
+counts=$(sed -n "s/^bisect: good ${H[0]:0:12}, bad ${H[19]:0:12}: \([234]\) and \([234]\) runs, exec\.ops_per_sec .* → not reproducible$/\1 \2/p" "$T/err")
+[ -n "$counts" ] || fail "no line saying good and bad do not differ after 3 or 4 runs each: $(cat "$T/err")"
 grep -q '^bisect: testing' "$T/err" && fail "bisected although good and bad do not differ"
-[ "$(run_counts)" = "$(printf '%s %s\n' "${H[0]}" "$n" "${H[19]}" "$n" | sort)" ] ||
-	fail "runs stored: $(run_counts), want $n of good and $n of bad"
+read -r n_good n_bad <<<"$counts"
+stored() { run_counts | sed -n "s/^$1 //p"; }
+[ "$(run_counts | wc -l)" = 2 ] &&
+	[ "$(stored "${H[0]}")" -ge "$n_good" ] && [ "$(stored "${H[0]}")" -le 4 ] &&
+	[ "$(stored "${H[19]}")" -ge "$n_bad" ] && [ "$(stored "${H[19]}")" -le 4 ] ||
+	fail "runs stored: $(run_counts), want at least $n_good of good and $n_bad of bad, at most 4 each, no other commit"
 expect_restored "${H[17]}"
 finish
