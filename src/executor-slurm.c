@@ -141,6 +141,8 @@ static void write_script(const struct slurm_executor *se,
 	strbuf_addstr(sb,
 		"rm -rf \"$clone\" \"$work\" \"$dir/" BATCH_FOUND "\" \"$dir/found.tmp\"\n"
 		"trap 'rm -rf \"$clone\" \"$work\"' EXIT\n"
+		"trap 'exit 143' TERM\n"
+		"trap 'exit 130' INT\n"
 		"ok=,\n"
 		"{ echo \"host $(uname -n)\"; echo \"node ${SLURMD_NODENAME:-$(uname -n)}\"; } >\"$dir/found.tmp\"\n");
 	strbuf_addstr(sb, "git clone -q --no-checkout ");

@@ -208,19 +208,27 @@ grep -qxF "kdelta robot: stopped by SIGTERM; the next start resumes where it was
 if [ "$EXECUTOR" = slurm ]; then
 	new=$(git -C "$REPO" commit-tree -p next -m "commit 10: nothing" "next^{tree}")
 	git -C "$REPO" update-ref refs/heads/next "$new"
+	# A long build: the job is still running when it is cancelled.
+	sed -i 's|^build: |build: sleep 60; |' "$T/robot.yaml"
 	"$KDELTA" robot --once "$T/robot.yaml" >"$T/out5" 2>"$T/err5" &
 	pid=$!
 	wait_line "$T/err5" '^robot: Slurm job [0-9]+ submitted' "$pid" ||
 		fail "no job submitted for the new head: $(cat "$T/err5")"
 	job=$(sed -n 's/^robot: Slurm job \([0-9]*\) submitted.*/\1/p' "$T/err5")
+	wait_line "$T/err5" "^robot: Slurm job $job: RUNNING" "$pid" ||
+		fail "Slurm job $job does not run: $(cat "$T/err5")"
 	kill -TERM "$pid"
 	wait "$pid"
 	pid=
 	state=$(squeue -h --states=all -j "$job" -o %T 2>/dev/null)
-	case $state in
-	PENDING | RUNNING | CONFIGURING) ;;
-	*) fail "after SIGTERM, Slurm job $job is '$state', not queued or running" ;;
-	esac
+	[ "$state" = RUNNING ] || fail "after SIGTERM, Slurm job $job is '$state', not running"
+	batch=$(sed -n 's/^robot: Slurm job [0-9]* submitted (.*\/\(batch-[A-Za-z0-9]*\))$/\1/p' "$T/err5")
+	[ -n "$batch" ] || fail "no batch directory in: $(cat "$T/err5")"
+	for ((i = 0; i < 200; i++)); do
+		[ -e "/tmp/kdelta-slurm-$batch" ] && break
+		sleep 0.1
+	done
+	[ -e "/tmp/kdelta-slurm-$batch" ] || fail "the running job has no clone"
 	"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out6" 2>"$T/err6" ||
 		fail "--cancel: $(cat "$T/err6")"
 	grep -qx "robot: Slurm job $job cancelled" "$T/err6" &&
@@ -232,6 +240,12 @@ if [ "$EXECUTOR" = slurm ]; then
 		sleep 0.1
 	done
 	[ "$state" = CANCELLED ] || fail "Slurm job $job is '$state' after --cancel"
+	# The job's clone on the node goes with it.
+	for ((i = 0; i < 100; i++)); do
+		[ -e "/tmp/kdelta-slurm-$batch" ] || break
+		sleep 0.1
+	done
+	[ -e "/tmp/kdelta-slurm-$batch" ] && fail "the cancelled job left /tmp/kdelta-slurm-$batch"
 	"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out6" 2>"$T/err6" ||
 		fail "--cancel again: $(cat "$T/err6")"
 	grep -qx "robot: 0 batches cancelled" "$T/err6" ||
