@@ -40,7 +40,7 @@ while not os.path.exists(sys.argv[3]):
     time.sleep(0.1)
 ' "$KDELTA_RUN_LOCK" "$T/held" "$T/release" &
 holder=$!
-trap 'touch "$T/release"; kill "$holder" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+at_exit 'touch "$T/release"; kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null'
 wait_nonempty "$T/held" || fail "the test could not take the lock"
 
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err" &
