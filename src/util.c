@@ -371,7 +371,7 @@ static int write_atomic(const char *path, const void *data, size_t len,
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		kd_error(err, "%s: %s", tmp, strerror(errno));
+		kd_error(err, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (gzip) {
@@ -379,7 +379,7 @@ static int write_atomic(const char *path, const void *data, size_t len,
 
 		if (!gz || (len && gzwrite(gz, data, (unsigned)len) != (int)len) ||
 		    gzclose(gz) != Z_OK) {
-			kd_error(err, "%s: %s", tmp, strerror(errno ? errno : EIO));
+			kd_error(err, "%s: %s", path, strerror(errno ? errno : EIO));
 			close(fd);
 			goto fail;
 		}
@@ -393,7 +393,7 @@ static int write_atomic(const char *path, const void *data, size_t len,
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0) {
-				kd_error(err, "%s: %s", tmp, strerror(errno));
+				kd_error(err, "%s: %s", path, strerror(errno));
 				close(fd);
 				goto fail;
 			}
@@ -402,12 +402,12 @@ static int write_atomic(const char *path, const void *data, size_t len,
 		}
 	}
 	if (fsync(fd) < 0) {
-		kd_error(err, "%s: %s", tmp, strerror(errno));
+		kd_error(err, "%s: %s", path, strerror(errno));
 		close(fd);
 		goto fail;
 	}
 	if (close(fd) < 0) {
-		kd_error(err, "%s: %s", tmp, strerror(errno));
+		kd_error(err, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (rename(tmp, path) < 0) {

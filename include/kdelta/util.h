@@ -82,6 +82,7 @@ int read_file(const char *path, struct strbuf *out, struct kd_err *err);
 /*
  * Writes a file atomically: temporary file in the same directory, fsync,
  * rename, fsync of the directory.  Readers see the old or the new file.
+ * Errors name path, not the temporary file (which is removed).
  */
 int write_file_atomic(const char *path, const void *data, size_t len,
 		      struct kd_err *err);

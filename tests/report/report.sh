@@ -136,6 +136,9 @@ expect_error 2 "kdelta report: --sendmail needs --to, the recipients of the mail
 	"$KDELTA" report --result-root "$R" --sendmail "$A" "$B"
 expect_error 2 "kdelta report: -o and --sendmail exclude each other; write the mail or send it" \
 	"$KDELTA" report --result-root "$R" --sendmail --to a@b -o x "$A" "$B"
+# A file that cannot be written is named as given, not as its temporary file.
+expect_error 4 "kdelta report: $T/no-such-dir/mail: No such file or directory" \
+	"$KDELTA" report --result-root "$R" -o "$T/no-such-dir/mail" "$A" "$B"
 expect_error 2 "kdelta report: unknown option '--format'; see 'kdelta report --help'" \
 	"$KDELTA" report --result-root "$R" --format json "$A" "$B"
 expect_error 2 "kdelta report: needs a base and at least one variant to compare with it; see 'kdelta report --help'" \
