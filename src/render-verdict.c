@@ -50,7 +50,7 @@ void add_runs_needed(struct strbuf *out, const struct metric_cell *cell,
 		    cell->change_absolute ? " points" : "%");
 }
 
-/* "better", "worse" or nothing when the metric's direction is unknown. */
+/* "better", "worse" or NULL when the metric's direction is unknown. */
 static const char *direction(const struct metric_row *row,
 			     const struct metric_cell *cell)
 {
@@ -102,8 +102,9 @@ void add_key_verdict(struct strbuf *out, const struct metric_row *row,
 	add_interval(out, cell);
 	strbuf_addf(out, "): %s", verdict_name(cell->verdict));
 	dir = direction(row, cell);
-	if (cell->verdict == VERDICT_CHANGED && dir)
-		strbuf_addf(out, ", %s", dir);
+	/* --fail-on-regression counts a change of unknown direction as worse. */
+	if (cell->verdict == VERDICT_CHANGED)
+		strbuf_addf(out, ", %s", dir ? dir : "direction unknown (counted as worse)");
 	if (cell->verdict == VERDICT_INCONCLUSIVE && cell_estimate(cell)->runs_needed) {
 		strbuf_addstr(out, ", ");
 		add_runs_needed(out, cell, opt);

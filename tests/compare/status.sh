@@ -48,6 +48,18 @@ check 7 compare --result-root "$R" --fail-on-regression dead dead2
 # The worst of the variants wins: regressed over no data over inconclusive.
 check 1 compare --result-root "$R" --fail-on-regression base noisy worse
 check 6 compare --result-root "$R" --fail-on-regression base same noisy
+# A change in a direction no rule declares better counts as a regression,
+# and its verdict line says so.
+U=$R/u/fs=xfs/box
+store_commit "$U/ubase" "$(job ubase | sed 's/^testcase: w/testcase: u/')" \
+	u.widgets=100,101,99,100,100.5
+store_commit "$U/uup" "$(job uup | sed 's/^testcase: w/testcase: u/')" \
+	u.widgets=110,111,109,110,110.5
+check 1 compare --result-root "$R" --fail-on-regression ubase uup
+# (The line is wrapped at 80 columns, the rest indented.)
+sed -n '/^u\.widgets, uup/{N;s/\n */ /;p}' "$T/out" |
+	grep -q '^u\.widgets, uup: +10\.0% (95% CI .*): changed, direction unknown (counted as worse)$' ||
+	fail "verdict line of a change of unknown direction: $(cat "$T/out")"
 # Without --fail-on-regression: 0.
 check 0 compare --result-root "$R" base worse
 check 0 compare --result-root "$R" dead dead2
