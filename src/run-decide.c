@@ -136,7 +136,7 @@ static void describe(struct strbuf *sb, const char *job, const char *commit,
 		strbuf_addstr(sb, "; ");
 	strbuf_addf(sb, "%s/%s %s", job, commit, metric);
 	if (ci->bounded)	/* not compare's interval: SIGNIFICANCE */
-		strbuf_addf(sb, " %+.1f%% (repeated 95%% CI %+.1f%% .. %+.1f%%)",
+		strbuf_addf(sb, " %+.1f%% (repeated 95%% CI %+.1f%% … %+.1f%%)",
 			    ci->estimate, ci->low, ci->high);
 }
 

@@ -46,9 +46,9 @@ runs() {
 # (Two runs a side bound no interval at the first look's level.)
 grep -q '^kdelta: undecided: [^ ]*-noisy/b noisy\.x; adding a round$' "$T/stderr" ||
 	fail "no first undecided line: $(cat "$T/stderr")"
-n=$(grep -c '^kdelta: undecided: [^ ]*-noisy/b noisy\.x [-+][0-9.]*% (repeated 95% CI [-+][0-9.]*% \.\. [-+][0-9.]*%); adding a round$' "$T/stderr")
+n=$(grep -c '^kdelta: undecided: [^ ]*-noisy/b noisy\.x [-+][0-9.]*% (repeated 95% CI [-+][0-9.]*% … [-+][0-9.]*%); adding a round$' "$T/stderr")
 [ "$n" = 3 ] || fail "undecided lines with an interval: $n, want 3: $(cat "$T/stderr")"
-grep -q '^kdelta: undecided after --max-runs 6: [^ ]*-noisy/b noisy\.x +1\.9% (repeated 95% CI [-+][0-9.]*% \.\. [-+][0-9.]*%)$' "$T/stderr" ||
+grep -q '^kdelta: undecided after --max-runs 6: [^ ]*-noisy/b noisy\.x +1\.9% (repeated 95% CI [-+][0-9.]*% … [-+][0-9.]*%)$' "$T/stderr" ||
 	fail "no last undecided line: $(cat "$T/stderr")"
 grep -q 'undecided.*steady/b' "$T/stderr" && fail "steady was undecided: $(cat "$T/stderr")"
 grep -q '^kdelta: \[16/16\] [^ ]*-noisy/[ab] run 6/6: ok' "$T/stderr" ||
