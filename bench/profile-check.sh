@@ -93,8 +93,10 @@ echo "profile-check: creat-clo with perf-profile, labels base and stat, $runs ru
 "$kdelta" run "$B/job.yaml" --commits base,stat --runs "$runs" \
 	--setup "sh $B/setup.sh {commit}" --result-root "$B/r" --work-dir "$B/w" \
 	2>"$B/log" || { cat "$B/log" >&2; exit 2; }
+# A killed loop whose new parent (init) has not reaped it yet is a zombie.
 for pid in $(cat "$B/loops"); do
-	! kill -0 "$pid" 2>/dev/null ||
+	state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+	[ -z "$state" ] || [ "$state" = Z ] ||
 		echo "profile-check: a stat loop outlived its run (no cgroup?)" >&2
 done
 "$kdelta" compare --result-root "$B/r" ${test:+--test "$test"} --format json base stat >"$B/compare.json" \
