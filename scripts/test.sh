@@ -92,10 +92,10 @@ else
 	echo "=== build-tsan: skipped (tests were named)"
 fi
 
-# Fuzzing: about 20 s per target is enough to catch what a change broke in
+# Fuzzing: about 10 s per target is enough to catch what a change broke in
 # a parser (the seed corpora already cover each one's paths); campaigns
 # that find new things take hours (README, "Fuzzing").
-FUZZ_SECONDS=20
+FUZZ_SECONDS=10
 
 # fuzz DIR TARGET: runs DIR/tests/fuzz/fuzz-TARGET for FUZZ_SECONDS from
 # the tree's seeds and crash reproducers (which clang's UBSan checks more
