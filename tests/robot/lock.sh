@@ -3,30 +3,9 @@
 # for each batch, as kdelta run does: while another holds it, the robot
 # waits and says so, builds and runs nothing, then goes on once it is free.
 source "$TESTLIB"
-command -v git >/dev/null || skip "git is not installed"
-command -v cc >/dev/null || skip "no C compiler (cc) to build the fixture"
+source "$SRCDIR/tests/robot/small.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
-
-REPO=$T/repo
-mapfile -t H < <("$TESTDATA/bisect/make-repo.sh" "$REPO" --commits 2) ||
-	skip "cannot make the fixture repository"
-[ "${#H[@]}" = 2 ] || skip "cannot make the fixture repository"
-cat >"$T/job.yaml" <<EOF
-testcase: robot-lock
-monitors: {}
-exec:
-  argv: [$REPO/bench]
-EOF
-cat >"$T/robot.yaml" <<EOF
-repository: repo
-branches: [main]
-jobs: [job.yaml]
-build: cc -O2 -o bench bench.c
-runs: 2
-max-runs: 3
-result-root: results
-work-dir: work
-EOF
+small_robot robot-lock "$T/repo/bench"
 
 # Another holder of the lock (an fcntl lock, as kdelta's), until told.
 python3 -c '

@@ -1,0 +1,29 @@
+# shellcheck shell=bash
+# small_robot TESTCASE ARGV0: a two-commit fixture repository in $T/repo
+# (its commits in H), a job TESTCASE that runs ARGV0, and a robot config
+# $T/robot.yaml for them with 2 to 3 runs.  Skips when the fixture cannot
+# be made.
+small_robot() {
+	command -v git >/dev/null || skip "git is not installed"
+	command -v cc >/dev/null || skip "no C compiler (cc) to build the fixture"
+	REPO=$T/repo
+	mapfile -t H < <("$TESTDATA/bisect/make-repo.sh" "$REPO" --commits 2) ||
+		skip "cannot make the fixture repository"
+	[ "${#H[@]}" = 2 ] || skip "cannot make the fixture repository"
+	cat >"$T/job.yaml" <<EOT
+testcase: $1
+monitors: {}
+exec:
+  argv: [$2]
+EOT
+	cat >"$T/robot.yaml" <<EOT
+repository: repo
+branches: [main]
+jobs: [job.yaml]
+build: cc -O2 -o bench bench.c
+runs: 2
+max-runs: 3
+result-root: results
+work-dir: work
+EOT
+}
