@@ -183,51 +183,61 @@ static int count_runs(const struct local_executor *le,
 }
 
 /*
- * Checks out and builds each commit that needs runs; those that do not
- * build are done with (MEASURE_BUILD_FAILED).  need[i] is true for those
- * left to run.
+ * Checks out and builds commit i; one that does not build is done with
+ * (MEASURE_BUILD_FAILED, need[i] false).  *built is i once it built, else
+ * n_commits: the work tree holds no commit's build.
  */
-static int build_all(struct local_executor *le,
-		     const struct measure_request *req,
-		     struct measure_result *res, bool *need,
-		     struct kd_err *err)
+static int build_commit(struct local_executor *le,
+			const struct measure_request *req, size_t i,
+			struct measure_result *res, bool *need, size_t *built,
+			struct kd_err *err)
 {
 	struct strbuf why = STRBUF_INIT;
-	int ret = 0;
+	enum build_end end;
 
-	for (size_t i = 0; i < req->n_commits && !ret && !res->signal; i++) {
-		enum build_end end;
-
-		if (!need[i])
-			continue;
-		strbuf_reset(&why);
-		if (git_checkout(le->o.repo, req->commits[i], err) < 0) {
-			ret = -1;
-			break;
-		}
-		end = build(le, req->commits[i], &why, err);
-		if (end == BUILD_STOPPED) {
-			res->signal = proc_caught_signal(le->o.cancel_fd);
-		} else if (end == BUILD_FAILED) {
-			need[i] = false;
-			res->outcome[i] = MEASURE_BUILD_FAILED;
-			res->why[i] = xstrdup(why.buf);
-		}
+	*built = req->n_commits;
+	if (git_checkout(le->o.repo, req->commits[i], err) < 0)
+		return -1;
+	end = build(le, req->commits[i], &why, err);
+	if (end == BUILD_OK) {
+		*built = i;
+	} else if (end == BUILD_STOPPED) {
+		res->signal = proc_caught_signal(le->o.cancel_fd);
+	} else {
+		need[i] = false;
+		res->outcome[i] = MEASURE_BUILD_FAILED;
+		res->why[i] = strbuf_detach(&why);
 	}
 	strbuf_release(&why);
-	return ret;
+	return 0;
+}
+
+/* build_commit() of each commit that needs runs, in turn. */
+static int build_all(struct local_executor *le,
+		     const struct measure_request *req,
+		     struct measure_result *res, bool *need, size_t *built,
+		     struct kd_err *err)
+{
+	*built = req->n_commits;
+	for (size_t i = 0; i < req->n_commits && !res->signal; i++)
+		if (need[i] && build_commit(le, req, i, res, need, built, err) < 0)
+			return -1;
+	return 0;
 }
 
 /*
  * Runs rounds of the commits left (interleaved: the runner goes through
  * them in turn) until each has its runs or one of its runs failed.
+ * Several commits are rebuilt before each of their runs (the setup); one
+ * alone runs on its build in the work tree, made first unless *built (the
+ * commit whose build the work tree holds) is that one.
  */
 static int run_rounds(struct local_executor *le,
 		      const struct measure_request *req,
 		      struct measure_result *res, bool *need,
-		      struct count *have, struct kd_err *err)
+		      struct count *have, size_t *built, struct kd_err *err)
 {
-	size_t n = req->n_commits, left;
+	size_t n = req->n_commits, left, only = n;
 	const char **commits = xcalloc(n ? n : 1, sizeof(*commits));
 	char *setup = measure_setup_command(le->o.repo, le->o.build);
 	struct job *job = (struct job *)req->job;
@@ -247,16 +257,25 @@ static int run_rounds(struct local_executor *le,
 			if (!need[i] || have[i].ok >= req->runs)
 				continue;
 			commits[left++] = req->commits[i];
+			only = i;
 			if (req->runs - have[i].ok < rounds)
 				rounds = req->runs - (unsigned)have[i].ok;
 		}
 		if (!left)
 			break;
-		/* One commit was just built; several are rebuilt in turn. */
+		if (left == 1 && only != *built) {
+			ret = build_commit(le, req, only, res, need, built, err);
+			if (ret < 0 || res->signal)
+				break;
+			if (!need[only])
+				continue;
+		}
 		ro.n_commits = left;
 		ro.runs = (int)rounds;
 		ro.setup = left > 1 ? setup : NULL;
 		ret = runner_run(&job, 1, &ro, &summary, err);
+		if (left > 1)	/* the last run's setup built any of them */
+			*built = n;
 		if (le->o.log)
 			fflush(le->o.log);
 		res->store_failed = summary.store_failed;
@@ -339,6 +358,7 @@ static int local_measure(struct executor *ex, const struct measure_request *req,
 	bool *need = xcalloc(n ? n : 1, sizeof(*need));
 	struct count *have = xcalloc(n ? n : 1, sizeof(*have));
 	struct run_lock lock = { .fd = -1 };
+	size_t built = n;
 	int ret = 0;
 
 	res->host = xstrdup(ex->host);
@@ -352,9 +372,9 @@ static int local_measure(struct executor *ex, const struct measure_request *req,
 			break;
 		}
 	if (!ret)
-		ret = build_all(le, req, res, need, err);
+		ret = build_all(le, req, res, need, &built, err);
 	if (!ret && !res->signal)
-		ret = run_rounds(le, req, res, need, have, err);
+		ret = run_rounds(le, req, res, need, have, &built, err);
 	run_lock_release(&lock);
 	if (ret > 0)
 		ret = 0;
