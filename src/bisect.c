@@ -243,7 +243,7 @@ static int compare_commits(struct bisect *b, const char *base,
 	opt->min_change = b->o->min_change;
 	opt->all = results_only;
 	if (!ret && results_only)
-		comparison_keep(cmp, result_or_metric, b->metric);
+		comparison_keep_rows(cmp, result_or_metric, b->metric);
 	if (!ret)
 		compare_decide(cmp, opt);
 	free(dirs[0]);
@@ -777,7 +777,7 @@ int bisect_report_write(struct bisect_result *res,
 	ro->job_file = opts->job->source;
 	ro->setup = setup;
 	ro->always = true;
-	comparison_keep(&res->cmp, not_other_result, res->metric);
+	comparison_keep_rows(&res->cmp, not_other_result, res->metric);
 	ret = report_write(ro, cmps, 1, out, err);
 	ro->setup = NULL;
 	free(setup);

@@ -740,21 +740,3 @@ int compare_dirs(const char *const *paths, size_t n, const char *repo,
 	dirs_release(dirs, ndirs);
 	return ret;
 }
-
-void comparison_keep(struct comparison *cmp,
-		     bool (*keep)(const struct metric_row *row, void *arg),
-		     void *arg)
-{
-	size_t kept = 0;
-
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		struct metric_row *row = &cmp->rows[r];
-
-		if (keep(row, arg)) {
-			cmp->rows[kept++] = *row;
-			continue;
-		}
-		metric_row_release(row, cmp->nvariants);
-	}
-	cmp->nrows = kept;
-}

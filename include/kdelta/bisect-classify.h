@@ -67,8 +67,9 @@ double bisect_information(const struct bisect_look *look, size_t max_runs);
  * One look at a commit's samples x with boundary z (sequential.h): the
  * distance of mean(x) from the midpoint of mean(good) and mean(bad), whose
  * own uncertainty counts (the distance's variance is s_x^2/n_x +
- * (s_good^2/n_good + s_bad^2/n_bad) / 4, its degrees of freedom
- * Welch-Satterthwaite's), gets the interval of t's quantile at z's level.
+ * (s_good^2/n_good + s_bad^2/n_bad) / 4, its degrees of freedom the
+ * fewest samples' of the three less one), gets the interval of t's
+ * quantile at z's level.
  * The commit is good when that interval of its position lies below 1/2,
  * bad when above, else undecided (also with fewer than two samples of any
  * of the three, or good and bad alike).

@@ -108,15 +108,10 @@ int compare_no_such_metric(const struct compare_state *st, const char *option,
  * One comparison of the commit directories (or matrices) paths[0..n), the
  * base first, loaded as compare loads the paths it is given: their labels
  * are their directories' names, and with repo, the commit subjects are
- * git's.  Not decided yet: the caller may drop rows (comparison_keep())
+ * git's.  Not decided yet: the caller may drop rows (comparison_keep_rows())
  * before compare_decide().
  */
 int compare_dirs(const char *const *paths, size_t n, const char *repo,
 		 struct comparison *cmp, struct kd_err *err);
-
-/* Keeps the rows for which keep() is true, in their order. */
-void comparison_keep(struct comparison *cmp,
-		     bool (*keep)(const struct metric_row *row, void *arg),
-		     void *arg);
 
 #endif
