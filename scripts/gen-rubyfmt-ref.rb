@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Reference values for kdelta's Ruby-compatible number formatting
-# (src/rubyfmt.c): prints "SPEC<TAB>VALUE<TAB>RUBY'S OUTPUT" lines, VALUE
+# (src/output/rubyfmt.c): prints "SPEC<TAB>VALUE<TAB>RUBY'S OUTPUT" lines, VALUE
 # as Ruby's shortest round-trip text.  Needs ruby (Debian: ruby); the
 # committed testdata/render/rubyfmt-reference.txt was made with Ruby 3.1 as
 #
@@ -21,10 +21,10 @@ srand(Integer(ARGV[1] || 1))
 SPECS = ['%.2f', '%.1f', '%+.1f', '%+10.1f', '%10.2f', '%.0f', '%d',
          '%+.2g', '%.4g', '%10.4g', '%+10.2g'].freeze
 
-# The magnitudes kdelta prints with each format (src/render-util.c): two
+# The magnitudes kdelta prints with each format (src/output/render-util.c): two
 # decimals below 1000, one decimal below 100000, "%.4g" above 1e8, "%.2g"
 # from 100000 on.  Beyond them Ruby's rounding is subtler than the model
-# of src/rubyfmt.c (it is exact from 16 digits on), and kdelta never
+# of src/output/rubyfmt.c (it is exact from 16 digits on), and kdelta never
 # prints such numbers so.
 LIMITS = { '%.2f' => [0, 1e3], '%10.2f' => [0, 1e3], '%.1f' => [0, 1e5],
            '%+.1f' => [0, 1e5], '%+10.1f' => [0, 1e5], '%.0f' => [0, 1e4],

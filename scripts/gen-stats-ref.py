@@ -27,7 +27,7 @@ import numpy as np
 import scipy
 from scipy import stats
 
-# kdelta's rule (src/stats.c): exact when there are no ties and na + nb <= 40.
+# kdelta's rule (src/stats/stats.c): exact when there are no ties and na + nb <= 40.
 MWU_EXACT_MAX = 40
 
 

@@ -4,7 +4,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "builtin.h"
+#include "cmd/builtin.h"
 #include "kdelta/err.h"
 #include "kdelta/util.h"
 #include "version.h"

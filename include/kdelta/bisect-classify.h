@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /*
- * Classifying a commit during a bisection (src/bisect-classify.c): are
+ * Classifying a commit during a bisection (src/bisect/bisect-classify.c): are
  * its samples of the metric on the good commit's side or on the bad one's,
  * and which commit's next run would tell most.
  */

@@ -6,7 +6,7 @@
 #include "kdelta/strbuf.h"
 
 /*
- * A run's cgroup (cgroup v2, src/cgroup.c): every process a run starts
+ * A run's cgroup (cgroup v2, src/sys/cgroup.c): every process a run starts
  * (proc.cgroup) joins it, and so do the processes those start, whatever
  * process group or session they make for themselves; killing the cgroup
  * kills them all.  It is made below the cgroup kdelta itself is in, in the

@@ -7,7 +7,7 @@
 #include "kdelta/err.h"
 
 /*
- * The command line of a command (src/cmdline.c): every command parses its
+ * The command line of a command (src/cmd/cmdline.c): every command parses its
  * options with cmd_next_option() and says what went wrong with
  * cmd_error(), so that all of them take options the same way and speak
  * the same way:

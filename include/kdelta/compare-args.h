@@ -12,7 +12,7 @@
 /*
  * The command line of kdelta compare (which results, which test) and the
  * step that turns it into decided comparisons, shared by the commands that
- * take compare's options: compare, report and plot (src/compare-args.c).
+ * take compare's options: compare, report and plot (src/compare/compare-args.c).
  */
 
 enum output_format { FORMAT_LKP, FORMAT_MMTESTS, FORMAT_JSON, FORMAT_CSV };

@@ -216,7 +216,7 @@ const char *compare_outcome_name(enum compare_outcome outcome);
 /* Whether variant v has failed or incomplete runs and the base none. */
 bool variant_fails_more(const struct comparison *cmp, size_t v);
 
-/* Renderers (src/render-*.c).  Each appends to out. */
+/* Renderers (src/output/render-*.c).  Each appends to out. */
 void render_lkp(const struct comparison *cmp, const struct compare_options *opt,
 		struct strbuf *out);
 void render_mmtests(const struct comparison *cmp,
@@ -231,8 +231,8 @@ void render_summary(const struct comparison *const *cmps, size_t n,
 		    struct strbuf *out);
 
 /*
- * Machine-readable: everything of every group (src/render-json.c), and one
- * CSV line per metric and variant (src/render-csv.c).  Both list every
+ * Machine-readable: everything of every group (src/output/render-json.c), and one
+ * CSV line per metric and variant (src/output/render-csv.c).  Both list every
  * metric, whatever opt->all says.
  */
 void render_json(const struct comparison *const *cmps, size_t n,

@@ -8,7 +8,7 @@
 
 /*
  * The cpufreq governor of every CPU, as a job's cpufreq_governor asks: set
- * before a run, put back after it (src/cpufreq.c).
+ * before a run, put back after it (src/sys/cpufreq.c).
  */
 
 /* Where the CPUs are: <root>/cpu<N>/cpufreq/scaling_governor. */

@@ -13,9 +13,9 @@
  * Measuring commits, for bisect and the robot: each commit checked out and
  * built, then the job run on it into the store, the commits' runs
  * interleaved (A B A B ...) on one machine.  An executor is where that
- * happens: the local one runs the runner on this machine (src/executor.c),
+ * happens: the local one runs the runner on this machine (src/executor/executor.c),
  * the slurm one submits each request as a Slurm job that runs kdelta run
- * on a node (src/executor-slurm.c).
+ * on a node (src/executor/executor-slurm.c).
  *
  * A request says how many complete runs each commit should have in the
  * end, not how many to add: runs already in the store count, so that a

@@ -10,7 +10,7 @@
 #include "kdelta/strbuf.h"
 
 /*
- * Driving "git bisect" in a work tree for kdelta bisect (src/git-bisect.c):
+ * Driving "git bisect" in a work tree for kdelta bisect (src/bisect/git-bisect.c):
  * the checks before it starts, the commands and what they answer, and
  * putting the repository back where it was, also after a kdelta that was
  * killed in the middle of a bisection.  What git says is parsed with

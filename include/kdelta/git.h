@@ -6,7 +6,7 @@
 #include "kdelta/strbuf.h"
 
 /*
- * Running git in a repository (src/git.c), for bisect and for the commit
+ * Running git in a repository (src/sys/git.c), for bisect and for the commit
  * subjects of compare: "git -C repo args...", through proc.h, never through
  * a shell, with LC_ALL=C so that its messages can be parsed, in a process
  * group of its own so that a terminal's Ctrl-C reaches kdelta only (which

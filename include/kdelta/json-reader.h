@@ -9,7 +9,7 @@
 #include "kdelta/strbuf.h"
 
 /*
- * A pull reader for the flat JSON of result stores (src/json-reader.c):
+ * A pull reader for the flat JSON of result stores (src/base/json-reader.c):
  * stats.json, an object of numbers, and matrix.json, an object of arrays of
  * numbers.  jansson builds a tree with an allocated node per number; a
  * comparison reads hundreds of thousands of numbers, so the store is read

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /*
- * The parameters lkp-tests shows for a result (src/lkp-axes.c): its axes.
+ * The parameters lkp-tests shows for a result (src/store/lkp-axes.c): its axes.
  * The job.yaml of an lkp-tests result holds every key of the job as it was
  * scheduled (queue, enqueue_time, result_root, the test box's disks, ...);
  * lkp-tests' compare and mails show only its axes: tbox_group, testcase,

@@ -7,7 +7,7 @@
 
 /*
  * What lkp-tests decides about a stat, from what its documentation, data
- * files and behaviour say (the facts are listed in src/lkp-rules.c, each
+ * files and behaviour say (the facts are listed in src/stats/lkp-rules.c, each
  * with the lkp-tests file it comes from): which stats are failures, which
  * it compares at all, and when it calls a stat changed.  "--test lkp" and
  * the fail:runs table use these, so that a robot moving from lkp-tests to

@@ -49,7 +49,7 @@ struct matrix {
 };
 
 /*
- * Parses matrix text (src/json-reader.c reads it straight into the
+ * Parses matrix text (src/base/json-reader.c reads it straight into the
  * arrays); path is only for messages.
  */
 int matrix_parse(const char *text, size_t len, const char *path,

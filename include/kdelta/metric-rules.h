@@ -18,7 +18,7 @@
  *   1. the most specific pattern of the source's declarations that says
  *      it;
  *   2. unless the source is one of kdelta's monitors, the most specific
- *      pattern of lkp_metrics[] in src/metric-rules.c that says it: what
+ *      pattern of lkp_metrics[] in src/stats/metric-rules.c that says it: what
  *      lkp-tests says of metrics found in its result trees that no kdelta
  *      monitor makes;
  *   3. the generic rules below (metric_direction(), metric_is_percent(),
@@ -114,7 +114,7 @@ bool metric_is_percent(const char *name);
 
 /*
  * The floor of a monitor metric; undeclared: kdelta's 5% relative change
- * (see src/metric-rules.c for why 5%).
+ * (see src/stats/metric-rules.c for why 5%).
  */
 const struct metric_floor *metric_floor(const char *name);
 

@@ -49,7 +49,7 @@ void monitor_sources_release(struct monitor_sources *sources);
 struct workload_usage;
 
 /*
- * A monitor: one file in src/monitors/, one line in the registry
+ * A monitor: one file in src/run/monitors/, one line in the registry
  * (src/monitors/registry.c).  It declares its parameters (section) and
  * what kdelta should know of its metrics (metrics: kinds, directions,
  * floors; kdelta/metric-rules.h) beside its code.

@@ -10,7 +10,7 @@
 
 /*
  * Cells and rows of the LKP-style tables, shared by render_lkp() and
- * render_summary() (src/render-util.c).  Column widths are lkp-tests'
+ * render_summary() (src/output/render-util.c).  Column widths are lkp-tests'
  * (lib/compare.rb): a variant's mean is 10 wide and its relative stddev
  * " ±NN%" 6 wide; every later variant adds an 11-wide change, a blank, its
  * mean and stddev, 28 columns in all; the name follows two blanks.
@@ -107,7 +107,7 @@ void add_wrapped(struct strbuf *out, const char *text, size_t width,
 		 size_t indent);
 
 /*
- * A workload result's verdict in words (src/render-verdict.c), for every
+ * A workload result's verdict in words (src/output/render-verdict.c), for every
  * text output: "-3.1% (95% CI -9.0% … +2.8%): inconclusive, about 14 runs
  * per side would decide ±1%".  The change and its interval are in percent
  * (points for metrics that are percentages); "changed" says the direction

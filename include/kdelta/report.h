@@ -13,7 +13,7 @@
  * The robot's report: a mail that says which workload result a commit
  * changed, by how much, on which machine and job, how to reproduce it,
  * with the comparison table, an ASCII plot of each changed result and the
- * job file attached (src/report.c).  Used by kdelta report and, with its
+ * job file attached (src/output/report.c).  Used by kdelta report and, with its
  * own legend labels, by kdelta bisect.
  */
 

@@ -8,7 +8,7 @@
 #include "kdelta/err.h"
 
 /*
- * Finding the commit directories below a result root (src/result-index.c):
+ * Finding the commit directories below a result root (src/store/result-index.c):
  * directories holding matrix.json[.gz], or numbered run directories with
  * stats.json or a completion mark, at any depth (kdelta's store has them
  * at <testcase>/<param-dir>/<host>/<commit>, lkp-tests' trees deeper).

@@ -9,7 +9,7 @@
 #include "kdelta/robot.h"
 
 /*
- * The robot's durable state (src/robot-state.c), one SQLite file in WAL
+ * The robot's durable state (src/robot/robot-state.c), one SQLite file in WAL
  * mode: commits seen, tests (a branch head against its base, for one
  * job), the batches of runs asked of the executor, bisections and their
  * steps, mails.  Every change is one transaction, so that a robot killed

@@ -11,7 +11,7 @@ struct jnode;
 
 /*
  * Every parameter kdelta accepts in a job file is declared once, next to the
- * code that uses it: common job parameters in src/params.c, each workload's
+ * code that uses it: common job parameters in src/job/params.c, each workload's
  * and each monitor's in its own file.  Validation, defaults, --help and the
  * man page all come from these declarations.  Declare them with designated
  * initializers ({ .name = "x", .type = PARAM_INT, ... }): fields are added.

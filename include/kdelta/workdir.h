@@ -8,7 +8,7 @@
 #include "kdelta/strbuf.h"
 
 /*
- * The work directory of kdelta run and kdelta bisect (src/workdir.c), and
+ * The work directory of kdelta run and kdelta bisect (src/sys/workdir.c), and
  * the workspaces of the runs in it.
  *
  * The work directory is private: kdelta creates it with mode 0700, or

@@ -10,7 +10,7 @@
 #include "kdelta/schema.h"
 
 /*
- * A workload: one file in src/workloads/, one line in the registry
+ * A workload: one file in src/run/workloads/, one line in the registry
  * (src/workloads/registry.c).
  *
  * The runner forks a child, makes the job's work directory its current

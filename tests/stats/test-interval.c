@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The intervals of the change (src/stats.c: Fieller-Welch, Hodges-Lehmann
+ * The intervals of the change (src/stats/stats.c: Fieller-Welch, Hodges-Lehmann
  * with Moses' interval) against reference values computed with scipy by
  * other means (testdata/stats/interval-reference.txt, written by
  * scripts/gen-interval-ref.py), their edges, and the runs needed to decide.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * src/stats.c against reference values computed with scipy (testdata/stats/
+ * src/stats/stats.c against reference values computed with scipy (testdata/stats/
  * reference.txt, written by scripts/gen-stats-ref.py), and the edge cases
  * scipy answers with NaN or that are kdelta's own (lkp-tests' heuristic).
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdelta robot: the command line, the loop of passes and the exit status
- * around robot_pass() (src/robot.c).
+ * around robot_pass() (src/robot/robot.c).
  */
 #include <errno.h>
 #include <poll.h>

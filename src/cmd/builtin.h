@@ -6,7 +6,7 @@ struct compare_state;
 
 /*
  * One function per subcommand, cmd_<name>(argc, argv), each in its own
- * src/cmd-<name>.c, listed once in the table in main.c.  argv[0] is the
+ * src/cmd/<name>.c, listed once in the table in main.c.  argv[0] is the
  * subcommand's name.  Each returns the exit status (see kdelta/err.h) and
  * answers --help by printing its usage to stdout with status 0.
  */

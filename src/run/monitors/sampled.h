@@ -2,7 +2,7 @@
 #ifndef KDELTA_MONITORS_SAMPLED_H
 #define KDELTA_MONITORS_SAMPLED_H
 
-/* What the sampled monitors of src/monitors/ share. */
+/* What the sampled monitors of src/run/monitors/ share. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>

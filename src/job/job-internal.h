@@ -2,7 +2,7 @@
 #ifndef KDELTA_JOB_INTERNAL_H
 #define KDELTA_JOB_INTERNAL_H
 
-/* Shared by the job-file modules (src/job*.c, src/params.c); not an API. */
+/* Shared by the job-file modules (src/job/); not an API. */
 #include <sys/types.h>
 
 #include "kdelta/job.h"
@@ -28,7 +28,7 @@ size_t jnode_footprint(const struct jnode *node);
 /*
  * Common parameters whose values are not part of a job's name: descriptive
  * ones (testcase is the directory above the name in the store) and those
- * the runner records (src/params.c).
+ * the runner records (src/job/params.c).
  */
 bool param_in_job_name(const char *name);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdelta compare: find the results of the variants, build one comparison
- * per testcase / parameter / host group (src/compare-args.c), decide,
+ * per testcase / parameter / host group (src/compare/compare-args.c), decide,
  * render.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdelta bisect: the command line, the output and the exit status around
- * bisect_run() (src/bisect.c).
+ * bisect_run() (src/bisect/bisect.c).
  */
 #include <errno.h>
 #include <stdarg.h>
