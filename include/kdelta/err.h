@@ -10,6 +10,29 @@
  *	if (fd < 0)
  *		return kd_error(err, "%s: %s", path, strerror(errno));
  */
+#include <stdbool.h>
+
+/*
+ * How text from outside -- files, git, the command line: metric, label,
+ * parameter and group names, commit subjects -- is written where people
+ * read it (tables, plots, the mail, CSV, error messages): a control
+ * character (C0 or DEL: CR, LF, tab, escape, ...) becomes a blank, so that
+ * no such text can break a line, add a mail header or move a terminal's
+ * cursor.  The one rule: every writer of such text calls these.
+ */
+static inline bool is_control_char(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+static inline char printable_char(char c)
+{
+	return is_control_char((unsigned char)c) ? ' ' : c;
+}
+
+/* s with each control character made a blank, in place. */
+void make_printable(char *s);
+
 struct kd_err {
 	char msg[2048];
 };

@@ -36,4 +36,7 @@ void strbuf_addchars(struct strbuf *sb, char c, size_t n);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_rtrim(struct strbuf *sb);
 
+/* A string formatted like printf into a new allocation. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

@@ -6,63 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kdelta/alloc.h"
 #include "kdelta/err.h"
 #include "kdelta/strbuf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/*
- * How text from outside -- files, git, the command line: metric, label,
- * parameter and group names, commit subjects -- is written where people
- * read it (tables, plots, the mail, CSV, error messages): a control
- * character (C0 or DEL: CR, LF, tab, escape, ...) becomes a blank, so that
- * no such text can break a line, add a mail header or move a terminal's
- * cursor.  The one rule: every writer of such text calls these.
- */
-static inline bool is_control_char(unsigned char c)
-{
-	return c < 0x20 || c == 0x7f;
-}
 
-static inline char printable_char(char c)
-{
-	return is_control_char((unsigned char)c) ? ' ' : c;
-}
-
-/* s with each control character made a blank, in place. */
-void make_printable(char *s);
-
-/*
- * Allocation that cannot fail: running out of memory is the one error that
- * is not passed up (as in git), it prints a line and exits with status
- * KD_EXIT_NOMEM (xdie_nomem()).
- */
-void *xmalloc(size_t size);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *ptr, size_t size);
-/* xrealloc for n elements of size, with overflow check. */
-void *xreallocarray(void *ptr, size_t n, size_t size);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "kdelta: fatal: <message>" on stderr, then exit status 1. */
-_Noreturn void xdie(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The same for running out of memory: exit status KD_EXIT_NOMEM. */
-_Noreturn void xdie_nomem(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-/* Grows *array (of *alloc elements) to hold at least n elements. */
-#define ALLOC_GROW(array, n, alloc)                                            \
-	do {                                                                   \
-		if ((n) > (alloc)) {                                           \
-			size_t new_alloc_ = (alloc) ? (alloc) * 2 : 8;        \
-			if (new_alloc_ < (n))                                  \
-				new_alloc_ = (n);                              \
-			(array) = xreallocarray((array), new_alloc_,           \
-						sizeof(*(array)));             \
-			(alloc) = new_alloc_;                                  \
-		}                                                              \
-	} while (0)
 
 /* No file kdelta reads may be larger, decompressed; see kdelta(1) LIMITS. */
 #define READ_FILE_MAX ((size_t)1 << 30)

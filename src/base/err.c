@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "kdelta/err.h"
-#include "kdelta/util.h"
 
 /*
  * Messages are one line: a label, a file name, a line of a file or a
@@ -50,4 +49,10 @@ int kd_error_prefix(struct kd_err *err, const char *fmt, ...)
 		err->msg[0] = '\0';
 	one_line(err->msg);
 	return -1;
+}
+
+void make_printable(char *s)
+{
+	for (; *s; s++)
+		*s = printable_char(*s);
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "kdelta/strbuf.h"
-#include "kdelta/util.h"
+#include "kdelta/alloc.h"
 
 char strbuf_empty[1];
 
@@ -130,4 +130,15 @@ void strbuf_rtrim(struct strbuf *sb)
 			   sb->buf[sb->len - 1] == '\n' ||
 			   sb->buf[sb->len - 1] == '\r'))
 		strbuf_setlen(sb, sb->len - 1);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
 }

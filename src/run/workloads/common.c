@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/magic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -10,8 +11,11 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "kdelta/matrix.h"
+#include "kdelta/store.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
+#include "kdelta/workload.h"
 
 int wl_flush(FILE *out, const char *workload, struct kd_err *err)
 {
@@ -179,4 +183,26 @@ const char *wl_size_str(uint64_t bytes, char buf[32])
 	else
 		snprintf(buf, 32, "%" PRIu64 "%c", bytes, units[unit]);
 	return buf;
+}
+
+int workload_name_check(const char *name, struct kd_err *err)
+{
+	char *safe, *log;
+	int ret = 0;
+
+	if (!*name)	/* the workload's own name */
+		return 0;
+	safe = safe_name(name, STORE_NAME_MAX);
+	log = xasprintf("%s.log", name);
+	/* "../x" would put the log outside the run directory. */
+	if (strcmp(safe, name) || !strcmp(log, STORE_SETUP_LOG))
+		ret = kd_error(err, "name '%s' cannot name its log file in the run directory; use letters, digits and ._+=,@%%- only, not a leading '.', and not 'setup'",
+			       name);
+	/* "time" would overwrite the time monitor's metrics. */
+	else if (!metric_is_key(name))
+		ret = kd_error(err, "'%s' is the name of a monitor: its results would mix with that monitor's metrics; choose another name",
+			       name);
+	free(log);
+	free(safe);
+	return ret;
 }

@@ -2,8 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kdelta/matrix.h"
-#include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
@@ -44,28 +42,6 @@ const char *workload_prefix(const struct workload *wl,
 	if (param_find(wl->section.params, "name"))
 		name = jnode_str(params, "name");
 	return name && *name ? name : wl->section.name;
-}
-
-int workload_name_check(const char *name, struct kd_err *err)
-{
-	char *safe, *log;
-	int ret = 0;
-
-	if (!*name)	/* the workload's own name */
-		return 0;
-	safe = safe_name(name, STORE_NAME_MAX);
-	log = xasprintf("%s.log", name);
-	/* "../x" would put the log outside the run directory. */
-	if (strcmp(safe, name) || !strcmp(log, STORE_SETUP_LOG))
-		ret = kd_error(err, "name '%s' cannot name its log file in the run directory; use letters, digits and ._+=,@%%- only, not a leading '.', and not 'setup'",
-			       name);
-	/* "time" would overwrite the time monitor's metrics. */
-	else if (!metric_is_key(name))
-		ret = kd_error(err, "'%s' is the name of a monitor: its results would mix with that monitor's metrics; choose another name",
-			       name);
-	free(log);
-	free(safe);
-	return ret;
 }
 
 int workload_prefix_check(const struct workload *wl,
