@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kdelta/job.h"
+#include "kdelta/params.h"
 #include "kdelta/util.h"
 
 /* Text as roff: backslashes escaped, no line starting a request. */

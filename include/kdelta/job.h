@@ -52,9 +52,6 @@ struct job_schema {
 	const struct param_section *const *default_monitors;
 };
 
-const struct job_schema *job_schema_default(void);
-/* The common job parameters (src/job/params.c), for schemas made elsewhere. */
-extern const struct param_section job_common_section;
 
 /* Runs per commit of a job that does not say (its "runs"). */
 #define JOB_DEFAULT_RUNS 3

@@ -52,30 +52,46 @@ int work_dir_open(struct work_dir *wd, const char *path, struct kd_err *err);
 void work_dir_close(struct work_dir *wd);
 
 /*
+ * Undoes what a killed kdelta's workspace records beyond its cgroup, for
+ * the layer that made it (the runner: the file system's mounts and loop
+ * device, the run to mark interrupted): the workspace's directory, the
+ * text of its state file ("key: value" lines, workspace_state_value()),
+ * the pid of the kdelta that made it (NULL: not recorded).  Adds what it
+ * did to said (", unmounted 2 file systems").  The work directory owns the
+ * state file; each record's maker undoes it.
+ */
+typedef int workspace_recover_fn(int ws_fd, const char *ws_path,
+				 const char *state, const char *pid,
+				 struct strbuf *said, struct kd_err *err);
+
+/* The value of "key: value" in a workspace's state text, or NULL. */
+char *workspace_state_value(const char *state, const char *key);
+
+/*
  * Cleans up after kdelta processes that were killed (SIGKILL): for every
  * workspace of wd that no living kdelta holds, kills the processes left in
- * its cgroup, unmounts the file systems and detaches the loop device it
- * records when they are still the ones it made, and removes it.  Adds one
- * line per workspace to said: "cleaned up what kdelta (pid 123) left:
- * <path>, killed 2 processes, unmounted 2 file systems, removed it".
- * Returns -1 when one could not be cleaned up entirely (err says why; it
- * stays for the next time), after trying all.
+ * its cgroup, has recover undo the rest of what it records, and removes
+ * it.  Adds one line per workspace to said: "cleaned up what kdelta (pid
+ * 123) left: <path>, killed 2 processes, unmounted 2 file systems, removed
+ * it".  Returns -1 when one could not be cleaned up entirely (err says
+ * why; it stays for the next time), after trying all.
  */
-int work_dir_clean(const struct work_dir *wd, struct strbuf *said,
-		   struct kd_err *err);
+int work_dir_clean(const struct work_dir *wd, workspace_recover_fn *recover,
+		   struct strbuf *said, struct kd_err *err);
 
 /*
  * For kdelta run and bisect: opens the work directory option (relative
  * to the current directory; NULL: the default) as work_dir_open() does,
- * then cleans up after killed kdelta processes in it (work_dir_clean()).
+ * then cleans up after killed kdelta processes in it (work_dir_clean(),
+ * with recover).
  * Lines for the command to print go to notes, "kdelta <command>: ...":
  * one per workspace cleaned up, or why one could not be.  Returns -1 when
  * the directory was refused, -2 when it could not be created (a write
  * failure).
  */
 int work_dir_prepare(struct work_dir *wd, const char *option,
-		     const char *command, struct strbuf *notes,
-		     struct kd_err *err);
+		     const char *command, workspace_recover_fn *recover,
+		     struct strbuf *notes, struct kd_err *err);
 
 /*
  * Opens <work dir>/<name> for appending: a log of the command's (bisect's

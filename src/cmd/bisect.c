@@ -17,6 +17,7 @@
 #include "kdelta/compare-args.h"
 #include "kdelta/executor.h"
 #include "kdelta/job.h"
+#include "kdelta/params.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/proc.h"
 #include "kdelta/report.h"
@@ -24,6 +25,7 @@
 #include "kdelta/store.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
+#include "kdelta/run-recover.h"
 #include "kdelta/workdir.h"
 
 #define BISECT_DEFAULT_MAX_RUNS 10
@@ -259,7 +261,7 @@ static void print_not_reproducible(const struct bisect_opts *o,
 static int write_report(const struct bisect_args *a, struct bisect_result *r,
 			struct kd_err *err)
 {
-	struct report_options ro = { 0 };
+	struct report_options ro = { .schema = job_schema_default() };
 	struct strbuf mail = STRBUF_INIT;
 	int ret = bisect_report_write(r, &a->o, a->build, &ro, &mail, err);
 
@@ -316,7 +318,7 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 			err.msg);
 		return KD_EXIT_WRITE;
 	}
-	ret = work_dir_prepare(wd, a->work_dir, "bisect", &notes, &err);
+	ret = run_work_dir_prepare(wd, a->work_dir, "bisect", &notes, &err);
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);
 	if (ret == -1)

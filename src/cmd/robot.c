@@ -17,6 +17,7 @@
 #include "kdelta/robot.h"
 #include "kdelta/robot-state.h"
 #include "kdelta/util.h"
+#include "kdelta/run-recover.h"
 #include "kdelta/workdir.h"
 
 static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -242,7 +243,7 @@ static int robot(const struct robot_args *a, const struct robot_config *cfg,
 			err.msg);
 		return KD_EXIT_WRITE;
 	}
-	ret = work_dir_prepare(&wd, cfg->work_dir, "robot", &notes, &err);
+	ret = run_work_dir_prepare(&wd, cfg->work_dir, "robot", &notes, &err);
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);
 	if (ret < 0) {

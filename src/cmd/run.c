@@ -13,12 +13,14 @@
 #include "kdelta/cmdline.h"
 #include "kdelta/compare-args.h"
 #include "kdelta/job.h"
+#include "kdelta/params.h"
 #include "kdelta/machine.h"
 #include "kdelta/proc.h"
 #include "kdelta/runlock.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
+#include "kdelta/run-recover.h"
 #include "kdelta/workdir.h"
 #include "kdelta/workload.h"
 
@@ -432,7 +434,7 @@ static int open_work_dir(struct run_args *a, struct work_dir *wd)
 {
 	struct strbuf notes = STRBUF_INIT;
 	struct kd_err err;
-	int ret = work_dir_prepare(wd, a->work_dir, "run", &notes, &err);
+	int ret = run_work_dir_prepare(wd, a->work_dir, "run", &notes, &err);
 
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);

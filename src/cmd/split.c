@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "kdelta/cmdline.h"
 #include "kdelta/job.h"
+#include "kdelta/params.h"
 #include "kdelta/util.h"
 
 static const char split_usage[] =

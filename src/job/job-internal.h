@@ -25,13 +25,6 @@ ssize_t jnode_index(const struct jnode *map, const char *key);
 /* About the bytes of memory a tree takes, allocator overhead included. */
 size_t jnode_footprint(const struct jnode *node);
 
-/*
- * Common parameters whose values are not part of a job's name: descriptive
- * ones (testcase is the directory above the name in the store) and those
- * the runner records (src/job/params.c).
- */
-bool param_in_job_name(const char *name);
-
 /* Loading one file against one schema; err receives the first error. */
 struct job_loader {
 	const char *name;

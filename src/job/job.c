@@ -278,6 +278,14 @@ static void name_add(struct strbuf *sb, const struct param_spec *spec,
  * that a completed job (as split writes it and the runner records it) has
  * the same name as the job it came from.
  */
+/* Whether the common parameter key (or a key the schema does not know) names jobs. */
+static bool in_job_name(const struct param_spec *common, const char *key)
+{
+	const struct param_spec *spec = param_find(common, key);
+
+	return !spec || !spec->unnamed;
+}
+
 static char *job_name(const struct job_loader *ld, const struct jnode *root)
 {
 	const struct param_spec *common = ld->schema->common->params;
@@ -292,7 +300,7 @@ static char *job_name(const struct job_loader *ld, const struct jnode *root)
 		for (size_t j = 0; section && j < map->n; j++)
 			name_add(&sb, param_find(section->params, map->keys[j]),
 				 map->values[j]);
-		if (!section && param_in_job_name(root->keys[i]))
+		if (!section && in_job_name(common, root->keys[i]))
 			name_add(&sb, param_find(common, root->keys[i]), map);
 	}
 	name = safe_name(sb.len ? sb.buf : "defaults", JOB_NAME_MAX);

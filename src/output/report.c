@@ -168,12 +168,12 @@ static char *group_key_result(const struct comparison *cmp)
 }
 
 /* A run's record loaded as a job, or -1 (not kdelta's: lkp-tests'). */
-static int record_load(const char *text, size_t len, const char *path,
-		       struct job_set *set)
+static int record_load(const struct job_schema *schema, const char *text,
+		       size_t len, const char *path, struct job_set *set)
 {
 	struct kd_err err;
 
-	if (job_load_string(text, len, path, job_schema_default(), set,
+	if (job_load_string(text, len, path, schema, set,
 			    &err) < 0)
 		return -1;
 	if (set->n == 1)
@@ -191,14 +191,15 @@ static char *record_setup(const struct jnode *root)
 }
 
 /* The --setup a variant's first run recorded, or NULL. */
-static char *variant_setup(const struct variant *var)
+static char *variant_setup(const struct job_schema *schema,
+			   const struct variant *var)
 {
 	char *record = variant_job_path(var), *setup = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	struct job_set set = { 0 };
 
 	if (record && read_file(record, &sb, NULL) == 0 &&
-	    record_load(sb.buf, sb.len, record, &set) == 0) {
+	    record_load(schema, sb.buf, sb.len, record, &set) == 0) {
 		setup = record_setup(set.jobs[0].root);
 		job_set_release(&set);
 	}
@@ -297,7 +298,8 @@ static bool list_axis_values(struct jnode *root, const struct comparison *cmp)
  * without the runner's record (its --setup goes to the command); any other
  * (lkp-tests') is attached as is.
  */
-static void job_from_record(const char *text, size_t len, const char *path,
+static void job_from_record(const struct job_schema *schema,
+			    const char *text, size_t len, const char *path,
 			    const struct comparison *cmp,
 			    struct section_job *job)
 {
@@ -305,7 +307,7 @@ static void job_from_record(const char *text, size_t len, const char *path,
 	const struct jnode *root, *machine;
 	struct jnode *clean;
 
-	if (record_load(text, len, path, &set) < 0) {
+	if (record_load(schema, text, len, path, &set) < 0) {
 		strbuf_add(&job->text, text, len);
 		return;
 	}
@@ -339,7 +341,8 @@ static int section_job_load(const struct report_options *opt,
 	int ret = 0;
 
 	if (record && read_file(record, &sb, err) == 0)
-		job_from_record(sb.buf, sb.len, record, cmp, job);
+		job_from_record(opt->schema, sb.buf, sb.len, record, cmp,
+				job);
 	else if (record)
 		ret = -1;
 	if (!ret && opt->job_file) {
@@ -351,7 +354,8 @@ static int section_job_load(const struct report_options *opt,
 		free(job->setup);
 		job->setup = xstrdup(opt->setup);
 	} else if (v) {
-		job->base_setup = variant_setup(&cmp->variants[0]);
+		job->base_setup = variant_setup(opt->schema,
+						&cmp->variants[0]);
 		job->base_setup_differs = !same_text(job->setup,
 						     job->base_setup);
 	}

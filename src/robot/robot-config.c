@@ -14,6 +14,7 @@
 #include "kdelta/compare-args.h"
 #include "kdelta/git.h"
 #include "kdelta/mail.h"
+#include "kdelta/params.h"
 #include "kdelta/robot.h"
 #include "kdelta/schema.h"
 #include "kdelta/store.h"

@@ -23,6 +23,7 @@
 
 #include "kdelta/bisect.h"
 #include "kdelta/compare-args.h"
+#include "kdelta/params.h"
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
 #include "kdelta/mail.h"
@@ -588,7 +589,7 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 		      struct kd_err *err)
 {
 	struct robot_mail_row row;
-	struct report_options ro = { 0 };
+	struct report_options ro = { .schema = job_schema_default() };
 	struct strbuf text = STRBUF_INIT;
 	char *to = NULL, *id = NULL;
 	bool found;

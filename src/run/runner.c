@@ -18,6 +18,7 @@
 #include "kdelta/disturbance.h"
 #include "kdelta/machine.h"
 #include "kdelta/monitor.h"
+#include "kdelta/params.h"
 #include "kdelta/proc.h"
 #include "kdelta/progress.h"
 #include "kdelta/result-index.h"

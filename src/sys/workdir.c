@@ -23,9 +23,7 @@
 #include <unistd.h>
 
 #include "kdelta/cgroup.h"
-#include "kdelta/disk.h"
 #include "kdelta/mount.h"
-#include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/workdir.h"
 
@@ -411,8 +409,7 @@ int workspace_remove(struct workspace *ws, struct kd_err *err)
 	return ret;
 }
 
-/* The value of "key: value" in the state's text, or NULL.  Caller frees. */
-static char *state_value(const char *state, const char *key)
+char *workspace_state_value(const char *state, const char *key)
 {
 	size_t len = strlen(key);
 
@@ -424,26 +421,6 @@ static char *state_value(const char *state, const char *key)
 					strcspn(line + len + 2, "\n"));
 	}
 	return NULL;
-}
-
-/*
- * The run the killed kdelta was making (the runner records "run: <dir>"),
- * marked interrupted: kdelta's death is not the commit's doing (store.h).
- */
-static int mark_run(const char *state, const char *pid, struct strbuf *said,
-		    struct kd_err *err)
-{
-	char *run = state_value(state, "run");
-	char *how = xasprintf("kdelta (pid %s) was killed; marked by the next start",
-			      pid ? pid : "?");
-	bool marked = false;
-	int ret = run ? store_mark_interrupted(run, how, &marked, err) : 0;
-
-	if (marked)
-		strbuf_addf(said, ", marked run %s interrupted", run);
-	free(how);
-	free(run);
-	return ret;
 }
 
 static void read_state(int fd, struct strbuf *out)
@@ -465,7 +442,7 @@ static void read_state(int fd, struct strbuf *out)
 static int recover_cgroup(struct workspace *ws, const char *state,
 			  struct strbuf *said, struct kd_err *err)
 {
-	char *path = state_value(state, "cgroup");
+	char *path = workspace_state_value(state, "cgroup");
 	const char *base = path ? strrchr(path, '/') : NULL;
 	size_t killed = 0;
 	int missing, ret = 0;
@@ -487,7 +464,8 @@ static int recover_cgroup(struct workspace *ws, const char *state,
 
 /* One workspace that no living kdelta holds: undo, remove, say so. */
 static int clean_workspace(const struct work_dir *wd, const char *name,
-			   struct strbuf *said, struct kd_err *err)
+			   workspace_recover_fn *recover, struct strbuf *said,
+			   struct kd_err *err)
 {
 	struct strbuf state = STRBUF_INIT, done = STRBUF_INIT;
 	char *path = xasprintf("%s/%s", wd->path, name), *pid = NULL;
@@ -509,7 +487,7 @@ static int clean_workspace(const struct work_dir *wd, const char *name,
 	}
 	if (ws.state_fd >= 0)
 		read_state(ws.state_fd, &state);
-	pid = state_value(state.buf, "pid");
+	pid = workspace_state_value(state.buf, "pid");
 	if (pid && atol(pid) == (long)getpid()) {
 		workspace_release(&ws);		/* our own */
 		free(pid);
@@ -518,8 +496,7 @@ static int clean_workspace(const struct work_dir *wd, const char *name,
 		return 0;
 	}
 	if (recover_cgroup(&ws, state.buf, &done, err) < 0 ||
-	    fs_recover(ws.fd, ws.path, state.buf, &done, err) < 0 ||
-	    mark_run(state.buf, pid, &done, err) < 0) {
+	    recover(ws.fd, ws.path, state.buf, pid, &done, err) < 0) {
 		ret = kd_error_prefix(err, "%s", ws.path);
 		workspace_release(&ws);
 	} else if (workspace_remove(&ws, err) < 0) {
@@ -535,8 +512,8 @@ static int clean_workspace(const struct work_dir *wd, const char *name,
 	return ret;
 }
 
-int work_dir_clean(const struct work_dir *wd, struct strbuf *said,
-		   struct kd_err *err)
+int work_dir_clean(const struct work_dir *wd, workspace_recover_fn *recover,
+		   struct strbuf *said, struct kd_err *err)
 {
 	int lock = lock_work_dir(wd->fd, F_WRLCK, err);
 	int fd = lock < 0 ? -1 : openat(wd->fd, ".", O_RDONLY | O_DIRECTORY |
@@ -558,7 +535,8 @@ int work_dir_clean(const struct work_dir *wd, struct strbuf *said,
 		if (strncmp(de->d_name, WORKSPACE_PREFIX,
 			    strlen(WORKSPACE_PREFIX)))
 			continue;
-		if (clean_workspace(wd, de->d_name, said, &one) < 0 && !ret) {
+		if (clean_workspace(wd, de->d_name, recover, said, &one) < 0 &&
+		    !ret) {
 			*err = one;
 			ret = -1;
 		}
@@ -569,8 +547,8 @@ int work_dir_clean(const struct work_dir *wd, struct strbuf *said,
 }
 
 int work_dir_prepare(struct work_dir *wd, const char *option,
-		     const char *command, struct strbuf *notes,
-		     struct kd_err *err)
+		     const char *command, workspace_recover_fn *recover,
+		     struct strbuf *notes, struct kd_err *err)
 {
 	char *path = option ? xstrdup(option) : work_dir_default(), cwd[4096];
 	struct strbuf cleaned = STRBUF_INIT;
@@ -587,7 +565,7 @@ int work_dir_prepare(struct work_dir *wd, const char *option,
 	free(path);
 	if (ret < 0)
 		return ret;
-	if (work_dir_clean(wd, &cleaned, &clean_err) < 0)
+	if (work_dir_clean(wd, recover, &cleaned, &clean_err) < 0)
 		strbuf_addf(&cleaned, "could not clean up what an earlier kdelta left: %s\n",
 			    clean_err.msg);
 	for (const char *line = cleaned.buf; *line;) {

@@ -41,6 +41,7 @@
 
 #include "fuzz.h"
 #include "kdelta/compare-args.h"
+#include "kdelta/params.h"
 #include "kdelta/plot.h"
 #include "kdelta/render.h"
 #include "kdelta/report.h"
@@ -321,6 +322,7 @@ static void render_report(const struct comparison *const *cmps, size_t n,
 		.in_reply_to = h->in_reply_to,
 		.subject_prefix = h->prefix,
 		.always = h->options & 0x40,
+		.schema = job_schema_default(),
 		.date = 1796001600,
 		.unique = 0x5eed,
 	};

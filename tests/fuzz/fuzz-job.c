@@ -19,6 +19,7 @@
 
 #include "fuzz.h"
 #include "kdelta/job.h"
+#include "kdelta/params.h"
 #include "kdelta/util.h"
 
 /* Jobs round-tripped per input: the first and the last ones. */

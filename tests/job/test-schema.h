@@ -8,6 +8,7 @@
  * aim7 and on a hole-punch test, an argv-taking one, and two monitors.
  */
 #include "kdelta/job.h"
+#include "kdelta/params.h"
 
 static const struct param_spec aim7_params[] = {
 	{ .name = "test", .type = PARAM_STRING, .required = true,

@@ -33,6 +33,7 @@
 #include "kdelta/loop.h"
 #include "kdelta/mount.h"
 #include "kdelta/util.h"
+#include "kdelta/run-recover.h"
 #include "kdelta/workdir.h"
 
 #define XFS_MAGIC 0x58465342
@@ -439,7 +440,7 @@ static void clean_as_next_kdelta(struct place *pl, const char *want_said)
 	struct kd_err err;
 	char *want = with_base(want_said, pl->base), *got;
 
-	CHECK(work_dir_clean(&pl->wd, &said, &err) == 0);
+	CHECK(work_dir_clean(&pl->wd, run_workspace_recover, &said, &err) == 0);
 	got = without_loop_number(said.buf);
 	CHECK_STR(got, want);
 	free(got);
@@ -531,7 +532,7 @@ static void test_recover(void)
 	CHECK(file_mentions("/proc/self/mountinfo", pl.wd.path));
 	CHECK(some_loop_device_mentions(pl.wd.path));
 	/* This process's own workspace stays; the child's goes. */
-	CHECK(work_dir_clean(&pl.wd, &said, &err) == 0);
+	CHECK(work_dir_clean(&pl.wd, run_workspace_recover, &said, &err) == 0);
 	CHECK(!strncmp(said.buf, "cleaned up what kdelta (pid ", 28));
 	CHECK(strstr(said.buf, ") left: ") && strstr(said.buf, "/kdelta-run."));
 	CHECK(strstr(said.buf, ", unmounted 2 file systems, removed it\n") &&

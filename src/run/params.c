@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job-internal.h"
 #include "kdelta/disk.h"
+#include "kdelta/job.h"
 #include "kdelta/monitor.h"
+#include "kdelta/params.h"
+#include "kdelta/schema.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
 
@@ -95,13 +97,6 @@ const struct param_section job_common_section = {
 	.params = common_params,
 	.constraints = fs_constraints,
 };
-
-bool param_in_job_name(const char *name)
-{
-	const struct param_spec *spec = param_find(common_params, name);
-
-	return !spec || !spec->unnamed;
-}
 
 static size_t registry_length(const void *const *registry)
 {
