@@ -12,6 +12,7 @@
 #include "kdelta/job.h"
 #include "kdelta/params.h"
 #include "kdelta/util.h"
+#include "kdelta/workload.h"
 
 /* Text as roff: backslashes escaped, no line starting a request. */
 static void roff_text(struct strbuf *out, const char *s)
@@ -109,7 +110,7 @@ int main(int argc, char **argv)
 {
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 	struct kd_err err;
-	const char *marker;
+	const char *marker, *aim9;
 	int ret = 0;
 
 	if (argc != 3) {
@@ -126,7 +127,17 @@ int main(int argc, char **argv)
 		strbuf_release(&in);
 		return 1;
 	}
-	strbuf_add(&out, in.buf, (size_t)(marker - in.buf) + 1);
+	aim9 = strstr(in.buf, "\n@AIM9_TESTS@\n");
+	if (!aim9 || aim9 > marker) {
+		fprintf(stderr, "gen-job-man: %s: no @AIM9_TESTS@ line before @PARAMETERS@\n",
+			argv[1]);
+		strbuf_release(&in);
+		return 1;
+	}
+	strbuf_add(&out, in.buf, (size_t)(aim9 - in.buf) + 1);
+	workload_aim9_tests_man(&out);
+	strbuf_add(&out, aim9 + strlen("\n@AIM9_TESTS@\n"),
+		   (size_t)(marker - aim9) - strlen("\n@AIM9_TESTS@\n") + 1);
 	parameters(&out);
 	strbuf_addstr(&out, marker + strlen("\n@PARAMETERS@\n"));
 	if (write_file_atomic(argv[2], out.buf, out.len, &err)) {

@@ -30,12 +30,28 @@ struct workspace;
  */
 extern const char *const disk_fs_names[];
 
+/* The most RAM disks of one job, N of NBRD_<size>. */
+#define DISK_MAX_BRD 32
+
 /*
- * A RAM disk's size from its name, LKP's "1BRD_<size>" (1BRD_48G): 0, or -1
- * with err "expected 1BRD_<size>, like 1BRD_48G, got '...'" for anything
- * else, 0 bytes too.  The disk parameter's check.
+ * RAM disks from their name, LKP's "<N>BRD_<size>" (1BRD_48G, 4BRD_12G): N
+ * disks of size bytes each: 0, or -1 with err "expected <N>BRD_<size> ..."
+ * for anything else, 0 bytes or more than DISK_MAX_BRD disks too.  Each is
+ * a loop device over a sparse file on a private tmpfs.  The disk
+ * parameter's check.
  */
+int disk_brd_parse(const char *disk, unsigned *count, uint64_t *size,
+		   struct kd_err *err);
+/* disk_brd_parse()'s size of each disk. */
 int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err);
+
+/*
+ * The md RAID levels a job's "md" may name (LKP's RAID0, RAID1, ...),
+ * NULL-terminated: the md parameter's choices.  Such jobs load and
+ * expand; their runs fail with "md RAID is not built into kdelta's
+ * runner".
+ */
+extern const char *const disk_md_levels[];
 
 /*
  * Sets up the file system in the run's workspace (its mounts and loop

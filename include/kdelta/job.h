@@ -29,8 +29,19 @@ struct jnode {
 	char **keys;		/* JNODE_MAP */
 	struct jnode **values;	/* JNODE_MAP values, JNODE_LIST items */
 	int line, col;		/* where it was in the file, 1-based; 0: made */
+	/*
+	 * Which file: 0 the job file, n the n-th file it included ("<<:"),
+	 * for the loader's messages.
+	 */
+	int file;
+	/*
+	 * JNODE_SCALAR: the text between "{{" and "}}" of an lkp-tests
+	 * expression (line and col are those of "{{"), evaluated as the job
+	 * expands (kdelta-job(5), EXPRESSIONS).  No loaded job has one.
+	 */
+	bool expr;
 	struct jnode_mark {
-		int line, col;
+		int line, col, file;
 	} *key_marks;		/* JNODE_MAP: where each key was; NULL: made */
 };
 
@@ -58,7 +69,14 @@ struct job_schema {
 
 struct job {
 	struct jnode *root;	/* a map */
-	char *name;		/* deterministic, readable, filesystem-safe */
+	char *name;		/* deterministic, readable, filesystem-safe:
+				 * lkp-tests' name of the job (kdelta-job(5)) */
+	/*
+	 * The name earlier kdelta gave it (values in file order), where
+	 * that differs, else NULL: the directory of its results in a store
+	 * written then (runner_commit_dir()).
+	 */
+	char *legacy_name;
 	char *source;		/* the file it came from */
 	int document;		/* 0-based YAML document index in source */
 	/* Resolved once, as the job loads: */

@@ -52,6 +52,14 @@ struct param_spec {
 	 */
 	bool unnamed;
 	/*
+	 * An option of lkp-tests' program of the same name (aim7's test and
+	 * load, disk, fs): part of a job's name whenever the job has it,
+	 * also at its default, as lkp-tests names its jobs.  Without it, a
+	 * named parameter (kdelta's own: aim7's file_size) is part of the
+	 * name only when not at its default.
+	 */
+	bool lkp_option;
+	/*
 	 * Set for an LKP parameter that kdelta accepts and records but does
 	 * not apply: why, in a few words, for the man page and the note the
 	 * runner prints ("kdelta runs the kernel it is booted with").

@@ -8,6 +8,7 @@
 #include "kdelta/job.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/schema.h"
+#include "kdelta/strbuf.h"
 
 /*
  * A workload: one file in src/run/workloads/, one line in the registry
@@ -61,5 +62,11 @@ int workload_name_check(const char *name, struct kd_err *err);
 /* workload_name_check() of the prefix the parameters give. */
 int workload_prefix_check(const struct workload *wl,
 			  const struct jnode *params, struct kd_err *err);
+
+/*
+ * AIM9's tests and what one operation of each is, as lines of a man page
+ * (kdelta-job(5), AIM9 TESTS).
+ */
+void workload_aim9_tests_man(struct strbuf *out);
 
 #endif

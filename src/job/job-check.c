@@ -47,8 +47,8 @@ bool param_expands(const struct param_spec *spec)
 static int node_error(const struct job_loader *ld, const struct jnode *node,
 		      const char *path, const char *what)
 {
-	return kd_error(ld->err, "%s:%d:%d: %s: %s", ld->name, node->line,
-			node->col, path, what);
+	return kd_error(ld->err, "%s:%d:%d: %s: %s", NODE_AT(ld, node), path,
+			what);
 }
 
 /* Keeps the closest candidate to key, for a did-you-mean. */
@@ -77,26 +77,27 @@ static int unknown_key(const struct job_loader *ld, const struct jnode *map,
 
 	if (best)
 		return kd_error(ld->err, "%s:%d:%d: unknown parameter '%s'%s; did you mean '%s'?",
-				ld->name, mark->line, mark->col, map->keys[i],
-				where, best);
+				MARK_AT(ld, mark), map->keys[i], where, best);
 	return kd_error(ld->err, "%s:%d:%d: unknown parameter '%s'%s; see kdelta-job(5)",
-			ld->name, mark->line, mark->col, map->keys[i], where);
+			MARK_AT(ld, mark), map->keys[i], where);
 }
 
 static int check_scalar(const struct job_loader *ld,
 			const struct param_spec *spec, const struct jnode *node,
 			const char *path)
 {
+	if (node->expr)		/* checked once evaluated */
+		return 0;
 	if (node->kind == JNODE_LIST)
 		return node_error(ld, node, path,
 				  "a list inside a list does not expand; give one list of values");
 	if (node->kind == JNODE_MAP)
 		return kd_error(ld->err, "%s:%d:%d: %s: expected a %s, not a mapping",
-				ld->name, node->line, node->col, path,
+				NODE_AT(ld, node), path,
 				param_type_name(spec->type));
 	if (param_check(spec, node->scalar, ld->err))
-		return kd_error_prefix(ld->err, "%s:%d:%d: %s", ld->name,
-				       node->line, node->col, path);
+		return kd_error_prefix(ld->err, "%s:%d:%d: %s",
+				       NODE_AT(ld, node), path);
 	return 0;
 }
 
@@ -159,8 +160,7 @@ static int check_section(const struct job_loader *ld,
 	for (size_t i = 0; !ret && params && params[i].name; i++)
 		if (params[i].required && jnode_index(map, params[i].name) < 0)
 			ret = kd_error(ld->err, "%s:%d:%d: %s: missing required parameter '%s'",
-				       ld->name, map->line, map->col, path,
-				       params[i].name);
+				       NODE_AT(ld, map), path, params[i].name);
 	return ret;
 }
 
@@ -177,6 +177,7 @@ static int check_section_slot(const struct job_loader *ld,
 		struct jnode here = empty;
 
 		here.line = node->line;
+		here.file = node->file;
 		here.col = node->col;
 		return check_section(ld, section, &here, path);
 	}
@@ -197,7 +198,7 @@ static int check_section_slot(const struct job_loader *ld,
 }
 
 static int unknown_monitor(const struct job_loader *ld, const char *name,
-			   int line, int col)
+			   const struct jnode_mark *at)
 {
 	const char *best = NULL;
 	size_t best_distance = 3;
@@ -206,9 +207,9 @@ static int unknown_monitor(const struct job_loader *ld, const char *name,
 		closest(name, ld->schema->monitors[i]->name, &best, &best_distance);
 	if (best)
 		return kd_error(ld->err, "%s:%d:%d: unknown monitor '%s'; did you mean '%s'?",
-				ld->name, line, col, name, best);
+				MARK_AT(ld, at), name, best);
 	return kd_error(ld->err, "%s:%d:%d: unknown monitor '%s'; see kdelta-job(5) for the monitors",
-			ld->name, line, col, name);
+			MARK_AT(ld, at), name);
 }
 
 static int check_monitor_list(const struct job_loader *ld,
@@ -221,13 +222,13 @@ static int check_monitor_list(const struct job_loader *ld,
 			return node_error(ld, item, "monitors",
 					  "expected a list of monitor names");
 		if (!schema_monitor(ld->schema, item->scalar))
-			return unknown_monitor(ld, item->scalar, item->line,
-					       item->col);
+			return unknown_monitor(ld, item->scalar,
+					       &(struct jnode_mark){ item->line,
+							item->col, item->file });
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(list->values[j]->scalar, item->scalar))
 				return kd_error(ld->err, "%s:%d:%d: monitors: '%s' is listed twice",
-						ld->name, item->line, item->col,
-						item->scalar);
+						NODE_AT(ld, item), item->scalar);
 	}
 	return 0;
 }
@@ -248,8 +249,7 @@ static int check_monitors(const struct job_loader *ld, const struct jnode *node)
 
 		if (!section)
 			return unknown_monitor(ld, node->keys[i],
-					       node->key_marks[i].line,
-					       node->key_marks[i].col);
+					       &node->key_marks[i]);
 		path = xasprintf("monitors.%s", node->keys[i]);
 		ret = check_section_slot(ld, section, node->values[i], path);
 		free(path);
@@ -337,13 +337,12 @@ static int renamed_key(const struct job_loader *ld, const struct jnode *root,
 	}
 	if (left.len)
 		ret = kd_error(ld->err, "%s:%d:%d: '%s' is now '%s', with the same parameters; write out those left to kdelta 0.1's defaults (%s)",
-			       ld->name, root->key_marks[i].line,
-			       root->key_marks[i].col, r->old, r->now,
-			       left.buf);
+			       MARK_AT(ld, &root->key_marks[i]), r->old,
+			       r->now, left.buf);
 	else
 		ret = kd_error(ld->err, "%s:%d:%d: '%s' is now '%s', with the same parameters",
-			       ld->name, root->key_marks[i].line,
-			       root->key_marks[i].col, r->old, r->now);
+			       MARK_AT(ld, &root->key_marks[i]), r->old,
+			       r->now);
 	strbuf_release(&left);
 	return ret;
 }
@@ -394,8 +393,8 @@ static int check_top_key(const struct job_loader *ld, const struct jnode *root,
 		return unknown_top_key(ld, root, i);
 	if (*workload)
 		return kd_error(ld->err, "%s:%d:%d: second workload section '%s' after '%s'; a job runs one workload",
-				ld->name, root->key_marks[i].line,
-				root->key_marks[i].col, key, *workload);
+				MARK_AT(ld, &root->key_marks[i]), key,
+				*workload);
 	*workload = key;
 	return check_section_slot(ld, section, root->values[i], key);
 }
@@ -449,9 +448,13 @@ static int monitors_as_map(const struct job_loader *ld, struct jnode **slot)
 	map = jnode_new_map();
 	map->line = node->line;
 	map->col = node->col;
+	map->file = node->file;
 	for (size_t i = 0; node->kind == JNODE_LIST && i < node->n; i++)
-		jnode_append(map, node->values[i]->scalar, node->values[i]->line,
-			     node->values[i]->col, jnode_new_map());
+		jnode_append_mark(map, node->values[i]->scalar,
+				  &(struct jnode_mark){ node->values[i]->line,
+					node->values[i]->col,
+					node->values[i]->file },
+				  jnode_new_map());
 	jnode_free(node);
 	*slot = map;
 	return 0;
@@ -469,8 +472,8 @@ int job_lift_monitors(const struct job_loader *ld, struct jnode *root)
 	if (i == root->n)
 		return 0;
 	if (defaults) {
-		jnode_append(root, "monitors", root->key_marks[i].line,
-			     root->key_marks[i].col, default_monitors(ld->schema));
+		jnode_append_mark(root, "monitors", &root->key_marks[i],
+				  default_monitors(ld->schema));
 		at = (ssize_t)root->n - 1;
 	} else if (monitors_as_map(ld, &root->values[at])) {
 		return -1;
@@ -487,17 +490,78 @@ int job_lift_monitors(const struct job_loader *ld, struct jnode *root)
 		there = jnode_index(monitors, root->keys[i]);
 		if (there >= 0 && !defaults)
 			return kd_error(ld->err, "%s:%d:%d: monitor '%s' is given twice: at the top level and under monitors",
-					ld->name, mark.line, mark.col,
-					root->keys[i]);
+					MARK_AT(ld, &mark), root->keys[i]);
 		if (there >= 0) {	/* a default monitor, with options */
 			jnode_free(monitors->values[there]);
 			monitors->values[there] = root->values[i];
 			monitors->key_marks[there] = mark;
 		} else {
-			jnode_append(monitors, root->keys[i], mark.line,
-				     mark.col, root->values[i]);
+			jnode_append_mark(monitors, root->keys[i], &mark,
+					  root->values[i]);
 		}
 		map_take(root, i);
+	}
+	return 0;
+}
+
+/* Puts a lifted option into a section: a mapping, empty, or a list. */
+static int lift_into(const struct job_loader *ld, struct jnode **slot,
+		     const char *section, const char *key,
+		     const struct jnode_mark *mark, const struct jnode *value)
+{
+	struct jnode *node = *slot;
+
+	if (jnode_is_null(node)) {
+		struct jnode *map = jnode_new_map();
+
+		map->line = node->line;
+		map->col = node->col;
+		map->file = node->file;
+		jnode_free(node);
+		*slot = node = map;
+	}
+	if (node->kind == JNODE_LIST) {
+		for (size_t i = 0; i < node->n; i++)
+			if (lift_into(ld, &node->values[i], section, key, mark,
+				      value))
+				return -1;
+		return 0;
+	}
+	if (node->kind != JNODE_MAP)
+		return 0;	/* job_validate() says what is wrong */
+	if (jnode_index(node, key) >= 0)
+		return kd_error(ld->err, "%s:%d:%d: '%s' is given twice: at the top level and in %s",
+				MARK_AT(ld, mark), key, section);
+	jnode_append_mark(node, key, mark, jnode_clone(value));
+	return 0;
+}
+
+int job_lift_options(const struct job_loader *ld, struct jnode *root)
+{
+	const struct param_section *section = NULL;
+	size_t w = 0;
+
+	while (w < root->n && !(section = schema_workload(ld->schema,
+							  root->keys[w])))
+		w++;
+	if (!section)
+		return 0;
+	for (size_t i = 0; i < root->n;) {
+		const struct jnode_mark mark = root->key_marks[i];
+
+		if (i == w || !param_find(section->params, root->keys[i]) ||
+		    schema_workload(ld->schema, root->keys[i]) ||
+		    !strcmp(root->keys[i], "monitors")) {
+			i++;
+			continue;
+		}
+		if (lift_into(ld, &root->values[w], section->name, root->keys[i],
+			      &mark, root->values[i]))
+			return -1;
+		jnode_free(root->values[i]);
+		map_take(root, i);
+		if (i < w)
+			w--;
 	}
 	return 0;
 }
@@ -508,7 +572,7 @@ int job_validate(const struct job_loader *ld, const struct jnode *root)
 
 	if (root->kind != JNODE_MAP)
 		return kd_error(ld->err, "%s:%d:%d: a job document must be a mapping of parameters, like 'fs: xfs'",
-				ld->name, root->line, root->col);
+				NODE_AT(ld, root));
 	for (size_t i = 0; i < root->n; i++)
 		if (check_top_key(ld, root, i, &workload))
 			return -1;
@@ -535,8 +599,7 @@ static int check_constraints(const struct job_loader *ld,
 		where = value;
 	if (!where->line)
 		where = job;
-	return kd_error_prefix(ld->err, "%s:%d:%d", ld->name, where->line,
-			       where->col);
+	return kd_error_prefix(ld->err, "%s:%d:%d", NODE_AT(ld, where));
 }
 
 int job_check_constraints(const struct job_loader *ld, const struct jnode *job)
@@ -595,6 +658,7 @@ static void complete_section(const struct param_section *section,
 
 		empty->line = map->line;
 		empty->col = map->col;
+		empty->file = map->file;
 		jnode_free(map);
 		*slot = map = empty;
 	}
@@ -613,10 +677,14 @@ static void complete_monitors(const struct job_loader *ld, struct jnode **slot)
 
 		map->line = node->line;
 		map->col = node->col;
+		map->file = node->file;
 		for (size_t i = 0; node->kind == JNODE_LIST && i < node->n; i++)
-			jnode_append(map, node->values[i]->scalar,
-				     node->values[i]->line, node->values[i]->col,
-				     jnode_new_map());
+			jnode_append_mark(map, node->values[i]->scalar,
+					  &(struct jnode_mark){
+						node->values[i]->line,
+						node->values[i]->col,
+						node->values[i]->file },
+					  jnode_new_map());
 		jnode_free(node);
 		*slot = node = map;
 	}
@@ -639,7 +707,7 @@ static void prepend(struct jnode *map, const char *key, struct jnode *value)
 		n * sizeof(*map->key_marks));
 	map->keys[0] = last_key;
 	map->values[0] = value;
-	map->key_marks[0] = (struct jnode_mark){ 0, 0 };
+	map->key_marks[0] = (struct jnode_mark){ 0 };
 }
 
 const struct param_section *job_complete(const struct job_loader *ld,

@@ -20,6 +20,9 @@ struct jnode *jnode_new_list(void);
 /* Appends an entry (key and mark only for maps) without a duplicate check. */
 void jnode_append(struct jnode *node, const char *key, int line, int col,
 		  struct jnode *value);
+/* The same, with the key's mark (its file too). */
+void jnode_append_mark(struct jnode *node, const char *key,
+		       const struct jnode_mark *mark, struct jnode *value);
 /* Index of key in map, or -1. */
 ssize_t jnode_index(const struct jnode *map, const char *key);
 /* About the bytes of memory a tree takes, allocator overhead included. */
@@ -30,7 +33,50 @@ struct job_loader {
 	const char *name;
 	const struct job_schema *schema;
 	struct kd_err *err;
+	/* The files read: [0] is name, then those it included (jnode.file). */
+	char **files;
+	size_t nfiles;
+	size_t included_bytes;	/* read by includes, repeats counted */
 };
+
+/* The name of jnode.file n, for messages. */
+const char *job_file_of(const struct job_loader *ld, int file);
+/* The "%s:%d:%d" arguments of a node and of a key. */
+#define NODE_AT(ld, node) \
+	job_file_of(ld, (node)->file), (node)->line, (node)->col
+#define MARK_AT(ld, mark) \
+	job_file_of(ld, (mark)->file), (mark)->line, (mark)->col
+
+/*
+ * job_parse_documents() for a job file, which may also have lkp-tests'
+ * includes ("<<: FILE" keys, several in one mapping) and '{{ ... }}'
+ * expressions (jnode.expr); every node's file is set to file.
+ */
+int job_parse_lkp_documents(const char *text, size_t len, const char *name,
+			    int file, struct jnode ***docs, size_t *ndocs,
+			    struct kd_err *err);
+
+/*
+ * Reads a job file's text into its documents with their includes resolved
+ * (src/job-include.c): each "<<: FILE" (or "<<: {file: FILE, KEY: VALUE,
+ * ignore: [KEY, ...]}") is replaced by that file's documents, as lkp-tests
+ * puts the file's text in its place.  The file's name is ld->files[0].
+ */
+int job_read_documents(struct job_loader *ld, const char *text, size_t len,
+		       struct jnode ***docs, size_t *ndocs);
+/*
+ * Evaluates a '{{ ... }}' expression (a node with jnode.expr) against the
+ * job as it stands (src/job-expr.c): *out is the value as a scalar with
+ * the expression's position, or NULL for nil (the job is dropped).  -1
+ * with ld->err ("file:line:col: '{{ }}': ...") for what it cannot do.
+ */
+int job_expr_eval(const struct job_loader *ld, const struct jnode *expr,
+		  const struct jnode *root, struct jnode **out);
+
+/* The largest sum of the files one job file includes, repeats counted. */
+#define JOB_MAX_INCLUDED_BYTES ((size_t)4 << 20)
+/* The deepest chain of includes. */
+#define JOB_MAX_INCLUDE_DEPTH 8
 
 const struct param_section *schema_workload(const struct job_schema *schema,
 					    const char *name);
@@ -47,6 +93,12 @@ bool param_expands(const struct param_spec *spec);
  * mapping: one made of the schema's default monitors when it has none.
  */
 int job_lift_monitors(const struct job_loader *ld, struct jnode *root);
+/*
+ * Moves the options of the document's workload that it has at its top
+ * level, as lkp-tests' job files may ("nr_task: 50%" beside "aim7:"), into
+ * the workload's section.
+ */
+int job_lift_options(const struct job_loader *ld, struct jnode *root);
 /* Checks a document (merged over the base) against the schema. */
 int job_validate(const struct job_loader *ld, const struct jnode *root);
 /*

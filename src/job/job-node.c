@@ -65,28 +65,35 @@ void jnode_append(struct jnode *node, const char *key, int line, int col,
 		node->key_marks = xreallocarray(node->key_marks, node->n + 1,
 						sizeof(*node->key_marks));
 		node->keys[node->n] = xstrdup(key);
-		node->key_marks[node->n].line = line;
-		node->key_marks[node->n].col = col;
+		node->key_marks[node->n] = (struct jnode_mark){ line, col, 0 };
 	}
 	node->values[node->n++] = value;
+}
+
+void jnode_append_mark(struct jnode *node, const char *key,
+		       const struct jnode_mark *mark, struct jnode *value)
+{
+	jnode_append(node, key, mark->line, mark->col, value);
+	if (node->kind == JNODE_MAP)
+		node->key_marks[node->n - 1].file = mark->file;
 }
 
 struct jnode *jnode_clone(const struct jnode *node)
 {
 	struct jnode *copy = jnode_new(node->kind);
 
+	static const struct jnode_mark none;
+
 	copy->line = node->line;
 	copy->col = node->col;
+	copy->file = node->file;
+	copy->expr = node->expr;
 	if (node->scalar)
 		copy->scalar = xstrdup(node->scalar);
-	for (size_t i = 0; i < node->n; i++) {
-		const struct jnode_mark *mark =
-			node->key_marks ? &node->key_marks[i] : NULL;
-
-		jnode_append(copy, node->keys ? node->keys[i] : NULL,
-			     mark ? mark->line : 0, mark ? mark->col : 0,
-			     jnode_clone(node->values[i]));
-	}
+	for (size_t i = 0; i < node->n; i++)
+		jnode_append_mark(copy, node->keys ? node->keys[i] : NULL,
+				  node->key_marks ? &node->key_marks[i] : &none,
+				  jnode_clone(node->values[i]));
 	return copy;
 }
 

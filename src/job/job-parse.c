@@ -20,8 +20,18 @@ struct frame {
 	int key_line, key_col;
 };
 
+/* A '{{ ... }}' of a job file: the bytes from "{{" to after "}}". */
+struct expr_span {
+	size_t start, end;
+};
+
 struct builder {
 	const char *name;	/* the file, for messages */
+	const char *text;	/* as the file has it */
+	bool lkp;		/* job_parse_lkp_documents(): "<<", '{{ }}' */
+	int file;		/* jnode.file of every node */
+	const struct expr_span *exprs;	/* in text order */
+	size_t nexprs;
 	struct frame stack[JOB_MAX_DEPTH + 1];
 	size_t depth;
 	struct jnode *root;
@@ -71,32 +81,30 @@ static int check_text(const char *text, size_t len, const char *name,
 
 /*
  * lkp-tests job files may compute values with embedded Ruby, "{{ ... }}",
- * which YAML reads as a flow mapping opening another one.  That is looked
- * for among libyaml's tokens before parsing, not in the text: "{{" inside
- * a scalar -- a script in a block, a quoted string, a line split wrote --
- * is text.  A syntax error ends the scan; the parse reports it.
+ * which YAML reads as a flow mapping opening another one.  Such a value is
+ * found among libyaml's tokens, not in the text: "{{" inside a scalar -- a
+ * script in a block, a quoted string -- is text.  Its end is the first
+ * "}}" after it, as lkp-tests takes it.  A syntax error ends the scan; the
+ * parse reports it.  Returns the offset of the first "{{" at or after from,
+ * or len.
  */
-static int check_templates(const char *text, size_t len, const char *name,
-			   struct kd_err *err)
+static size_t next_expression(const char *text, size_t len, size_t from)
 {
 	yaml_parser_t parser;
 	yaml_token_t token;
-	yaml_mark_t open = { 0 };
+	size_t open = len, found = len;
 	bool after_open = false;
-	int ret = 0;
 
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	while (!ret && yaml_parser_scan(&parser, &token)) {
+	while (found == len && yaml_parser_scan(&parser, &token)) {
 		bool end = token.type == YAML_STREAM_END_TOKEN;
 
 		if (token.type == YAML_FLOW_MAPPING_START_TOKEN) {
-			if (after_open &&
-			    token.start_mark.index == open.index + 1)
-				ret = kd_error(err, "%s:%zu:%zu: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out",
-					       name, open.line + 1,
-					       open.column + 1);
-			open = token.start_mark;
+			if (after_open && token.start_mark.index == open + 1 &&
+			    open >= from)
+				found = open;
+			open = token.start_mark.index;
 			after_open = true;
 		} else {
 			after_open = false;
@@ -106,7 +114,57 @@ static int check_templates(const char *text, size_t len, const char *name,
 			break;
 	}
 	yaml_parser_delete(&parser);
-	return ret;
+	return found;
+}
+
+/* The most '{{ }}' in one file: each costs a scan of it. */
+#define JOB_MAX_EXPRESSIONS 64
+
+/*
+ * Finds the '{{ ... }}' values of a job file and blanks each in text (a
+ * copy): "x" where "{{" was, spaces over the rest but the line breaks, so
+ * that YAML reads a plain scalar there and every other byte keeps its line
+ * and column.  job_parse_documents() refuses them instead.
+ */
+static int find_expressions(struct builder *b, char *text, size_t len,
+			    struct expr_span **spans, struct kd_err *err)
+{
+	size_t n = 0, at = 0;
+	int line, col;
+
+	*spans = NULL;
+	while ((at = next_expression(text, len, at)) < len) {
+		const char *close = memmem(text + at + 2, len - at - 2, "}}", 2);
+
+		position(text, at, &line, &col);
+		if (!b->lkp)
+			return kd_error(err, "%s:%d:%d: '{{ ... }}' expressions are for job files only",
+					b->name, line, col);
+		if (!close)
+			return kd_error(err, "%s:%d:%d: '{{' without its '}}'",
+					b->name, line, col);
+		if (n == JOB_MAX_EXPRESSIONS)
+			return kd_error(err, "%s:%d:%d: more than %d '{{ ... }}' expressions in one file",
+					b->name, line, col, JOB_MAX_EXPRESSIONS);
+		*spans = xreallocarray(*spans, n + 1, sizeof(**spans));
+		(*spans)[n++] = (struct expr_span){ at, close + 2 - text };
+		for (char *p = text + at; p < close + 2; p++)
+			if (*p != '\n')
+				*p = p == text + at ? 'x' : ' ';
+	}
+	b->exprs = *spans;
+	b->nexprs = n;
+	return 0;
+}
+
+/* The expression whose "{{" is at offset, or NULL. */
+static const struct expr_span *expression_at(const struct builder *b,
+					     size_t offset)
+{
+	for (size_t i = 0; i < b->nexprs; i++)
+		if (b->exprs[i].start == offset)
+			return &b->exprs[i];
+	return NULL;
 }
 
 static int syntax_error(const yaml_parser_t *parser, const char *text,
@@ -165,7 +223,10 @@ static int attach(struct builder *b, struct jnode *node, struct kd_err *err)
 		return kd_error(err, "%s:%d:%d: a key must be a plain name, not a list or a mapping",
 				b->name, line, col);
 	}
-	jnode_append(top->node, top->key, top->key_line, top->key_col, node);
+	jnode_append_mark(top->node, top->key,
+			  &(struct jnode_mark){ top->key_line, top->key_col,
+						b->file },
+			  node);
 	free(top->key);
 	top->key = NULL;
 	return 0;
@@ -182,7 +243,12 @@ static int add_key(struct builder *b, const yaml_event_t *event,
 		return kd_error(err, "%s:%d:%d: more than %d keys in one mapping; no job file needs that many",
 				b->name, (int)event->start_mark.line + 1,
 				(int)event->start_mark.column + 1, JOB_MAX_KEYS);
-	first = jnode_index(top->node, key);
+	if (expression_at(b, event->start_mark.index))
+		return kd_error(err, "%s:%d:%d: a '{{ ... }}' expression cannot be a key",
+				b->name, (int)event->start_mark.line + 1,
+				(int)event->start_mark.column + 1);
+	/* lkp-tests' includes: "<<: a.yaml" and "<<: b.yaml" in one mapping. */
+	first = b->lkp && !strcmp(key, "<<") ? -1 : jnode_index(top->node, key);
 	if (first >= 0)
 		return kd_error(err, "%s:%d:%d: duplicate key '%s' (first at line %d)",
 				b->name, (int)event->start_mark.line + 1,
@@ -199,6 +265,7 @@ static int open_node(struct builder *b, const yaml_event_t *event,
 {
 	node->line = (int)event->start_mark.line + 1;
 	node->col = (int)event->start_mark.column + 1;
+	node->file = b->file;
 	if (attach(b, node, err))
 		return -1;
 	if (node->kind == JNODE_SCALAR)
@@ -208,6 +275,27 @@ static int open_node(struct builder *b, const yaml_event_t *event,
 				  "nested too deeply for a job file");
 	b->stack[b->depth++] = (struct frame){ .node = node };
 	return 0;
+}
+
+/* A scalar value: as it is, or the expression that was there. */
+static int open_scalar(struct builder *b, const yaml_event_t *event,
+		       struct kd_err *err)
+{
+	const struct expr_span *e = expression_at(b, event->start_mark.index);
+	struct jnode *node;
+
+	if (!e)
+		return open_node(b, event, jnode_new_scalar(
+				 (const char *)event->data.scalar.value), err);
+	if (event->end_mark.index > e->end)
+		return kd_error(err, "%s:%d:%d: text after a '{{ ... }}' expression; the whole value must be the expression",
+				b->name, (int)event->start_mark.line + 1,
+				(int)event->start_mark.column + 1);
+	node = jnode_new_scalar("");
+	free(node->scalar);
+	node->scalar = xstrndup(b->text + e->start + 2, e->end - e->start - 4);
+	node->expr = true;
+	return open_node(b, event, node, err);
 }
 
 static int end_document(struct builder *b)
@@ -247,8 +335,7 @@ static int handle_event(struct builder *b, const yaml_event_t *event,
 		if (b->depth && b->stack[b->depth - 1].node->kind == JNODE_MAP &&
 		    !b->stack[b->depth - 1].key)
 			return add_key(b, event, err);
-		return open_node(b, event, jnode_new_scalar(
-				 (const char *)event->data.scalar.value), err);
+		return open_scalar(b, event, err);
 	case YAML_SEQUENCE_START_EVENT:
 		return open_node(b, event, jnode_new_list(), err);
 	case YAML_MAPPING_START_EVENT:
@@ -298,22 +385,47 @@ static int parse_events(struct builder *b, const char *text, size_t len,
 	return ret;
 }
 
+static int parse(struct builder *b, const char *text, size_t len,
+		 struct jnode ***docs, size_t *ndocs, struct kd_err *err)
+{
+	struct expr_span *spans = NULL;
+	char *blanked;
+	int ret;
+
+	if (len > JOB_MAX_FILE_SIZE)
+		return kd_error(err, "%s: too large for a job file (%zu bytes)",
+				b->name, len);
+	if (check_text(text, len, b->name, err))
+		return -1;
+	blanked = xstrndup(text, len);
+	b->text = text;
+	ret = find_expressions(b, blanked, len, &spans, err);
+	if (!ret)
+		ret = parse_events(b, blanked, len, err);
+	free(blanked);
+	free(spans);
+	if (ret) {
+		builder_release(b);
+		return -1;
+	}
+	*docs = b->docs;
+	*ndocs = b->ndocs;
+	return 0;
+}
+
 int job_parse_documents(const char *text, size_t len, const char *name,
 			struct jnode ***docs, size_t *ndocs, struct kd_err *err)
 {
 	struct builder b = { .name = name };
 
-	if (len > JOB_MAX_FILE_SIZE)
-		return kd_error(err, "%s: too large for a job file (%zu bytes)",
-				name, len);
-	if (check_text(text, len, name, err) ||
-	    check_templates(text, len, name, err))
-		return -1;
-	if (parse_events(&b, text, len, err)) {
-		builder_release(&b);
-		return -1;
-	}
-	*docs = b.docs;
-	*ndocs = b.ndocs;
-	return 0;
+	return parse(&b, text, len, docs, ndocs, err);
+}
+
+int job_parse_lkp_documents(const char *text, size_t len, const char *name,
+			    int file, struct jnode ***docs, size_t *ndocs,
+			    struct kd_err *err)
+{
+	struct builder b = { .name = name, .lkp = true, .file = file };
+
+	return parse(&b, text, len, docs, ndocs, err);
 }

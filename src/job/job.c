@@ -5,14 +5,17 @@
  * first list in the file varies slowest), defaults filled in, and a
  * readable, unique name for each job.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "job-internal.h"
 #include "kdelta/util.h"
 
-/* Longest value that goes into a job name as it is (see name_add). */
+/* Longest value of kdelta's own that goes into a job name as it is. */
 #define JOB_NAME_VALUE_MAX 32
+/* lkp-tests' values in a name: their first 31 characters. */
+#define JOB_NAME_LKP_VALUE_CHARS 31
 /* Longest job name: it is one path component of the store. */
 #define JOB_NAME_MAX 120
 
@@ -24,18 +27,33 @@
 typedef int (*point_fn)(struct jnode **slot,
 			const struct param_section *section, void *ctx);
 
+/* The '{{ }}' expressions in a value that does not expand. */
+static int walk_expressions(struct jnode **slot, point_fn fn, void *ctx)
+{
+	if ((*slot)->expr)
+		return fn(slot, NULL, ctx);
+	for (size_t i = 0; i < (*slot)->n; i++)
+		if (walk_expressions(&(*slot)->values[i], fn, ctx))
+			return 1;
+	return 0;
+}
+
+/* A value: a list that expands, or the expressions in it. */
+static int walk_value(const struct param_spec *spec, struct jnode **slot,
+		      point_fn fn, void *ctx)
+{
+	if ((*slot)->kind == JNODE_LIST && spec && param_expands(spec))
+		return fn(slot, NULL, ctx);
+	return walk_expressions(slot, fn, ctx);
+}
+
 static int walk_section(const struct param_section *section,
 			struct jnode *map, point_fn fn, void *ctx)
 {
-	for (size_t i = 0; map->kind == JNODE_MAP && i < map->n; i++) {
-		const struct param_spec *spec =
-			param_find(section->params, map->keys[i]);
-
-		if (map->values[i]->kind == JNODE_LIST && spec &&
-		    param_expands(spec) &&
-		    fn(&map->values[i], NULL, ctx))
+	for (size_t i = 0; map->kind == JNODE_MAP && i < map->n; i++)
+		if (walk_value(param_find(section->params, map->keys[i]),
+			       &map->values[i], fn, ctx))
 			return 1;
-	}
 	return 0;
 }
 
@@ -57,7 +75,10 @@ static int walk_monitors(const struct job_loader *ld, struct jnode *node,
 	return 0;
 }
 
-/* Walks the lists that expand in a validated document, in file order. */
+/*
+ * Walks the lists that expand in a validated document, and its '{{ }}'
+ * expressions, in file order.
+ */
 static int walk_points(const struct job_loader *ld, struct jnode *root,
 		       point_fn fn, void *ctx)
 {
@@ -73,9 +94,8 @@ static int walk_points(const struct job_loader *ld, struct jnode *root,
 			stop = walk_monitors(ld, root->values[i], fn, ctx);
 		else if (section)
 			stop = walk_section_slot(section, &root->values[i], fn, ctx);
-		else if (root->values[i]->kind == JNODE_LIST && spec &&
-			 param_expands(spec))
-			stop = fn(&root->values[i], NULL, ctx);
+		else
+			stop = walk_value(spec, &root->values[i], fn, ctx);
 		if (stop)
 			return 1;
 	}
@@ -95,6 +115,8 @@ static int count_point(struct jnode **slot, const struct param_section *section,
 {
 	uint64_t *product = ctx, sum = 0;
 
+	if ((*slot)->expr)	/* one value, or none */
+		return 0;
 	if (!section) {
 		*product = saturating_mul(*product, (*slot)->n);
 		return 0;
@@ -130,6 +152,7 @@ struct expansion {
 	struct job_set *set;
 	int document;
 	size_t *bytes;		/* of the jobs so far, all documents */
+	bool evaluated;		/* an expression was: check the values again */
 };
 
 static int too_large(const struct job_loader *ld)
@@ -144,6 +167,8 @@ static int add_job(struct expansion *x, const struct jnode *tree)
 	size_t bytes = jnode_footprint(tree);
 	struct job *job;
 
+	if (x->evaluated && job_validate(x->ld, tree))
+		return -1;
 	if (bytes > JOB_MAX_EXPANDED_BYTES - *x->bytes)
 		return too_large(x->ld);
 	*x->bytes += bytes;
@@ -164,6 +189,31 @@ static int add_job(struct expansion *x, const struct jnode *tree)
 }
 
 /*
+ * An expression, as lkp-tests evaluates it: when the expansion reaches it,
+ * with the values the lists before it have in this job.  Nil drops the
+ * job.
+ */
+static int expand(struct expansion *x, struct jnode *tree);
+
+static int evaluate(struct expansion *x, struct jnode *tree,
+		    struct jnode **slot)
+{
+	struct jnode *expr = *slot, *value;
+	int ret;
+
+	if (job_expr_eval(x->ld, expr, tree, &value))
+		return -1;
+	if (!value)
+		return 0;
+	x->evaluated = true;
+	*slot = value;
+	ret = expand(x, tree);
+	*slot = expr;
+	jnode_free(value);
+	return ret;
+}
+
+/*
  * The first list that expands varies slowest: each of its items is put in
  * its place in turn, the tree with it expands its other lists, and the
  * list is put back.  Only the jobs are copies.
@@ -176,6 +226,8 @@ static int expand(struct expansion *x, struct jnode *tree)
 	walk_points(x->ld, tree, first_point, &slot);
 	if (!slot)
 		return add_job(x, tree);
+	if ((*slot)->expr)
+		return evaluate(x, tree, slot);
 	list = *slot;
 	for (size_t i = 0; !ret && i < list->n; i++) {
 		*slot = list->values[i];
@@ -233,9 +285,12 @@ static bool is_default(const struct param_spec *spec, const struct jnode *value)
 	return same;
 }
 
-/* Adds a value that is not its parameter's default to a job's name. */
-static void name_add(struct strbuf *sb, const struct param_spec *spec,
-		     const struct jnode *value)
+/*
+ * Earlier kdelta's names (kdelta 0.1 to 0.x), which stores written then
+ * have: the values in file order, those at their defaults left out.
+ */
+static void legacy_name_add(struct strbuf *sb, const struct param_spec *spec,
+			    const struct jnode *value)
 {
 	if (!spec || value->kind == JNODE_MAP || is_default(spec, value))
 		return;
@@ -244,7 +299,6 @@ static void name_add(struct strbuf *sb, const struct param_spec *spec,
 	if (spec->type == PARAM_BOOL) {
 		bool yes = false;
 
-		/* "true" alone says nothing: name the switch instead. */
 		parse_bool(value->scalar, &yes, NULL);
 		strbuf_addf(sb, "%s%s", yes ? "" : "no_", spec->name);
 	} else {
@@ -255,10 +309,6 @@ static void name_add(struct strbuf *sb, const struct param_spec *spec,
 		for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
 			strbuf_addf(&text, "%s%s", j ? "," : "",
 				    value->values[j]->scalar);
-		/*
-		 * A script or a command line would make an unreadable name:
-		 * it stands as "<key>-<hash of the value>".
-		 */
 		if (text.len <= JOB_NAME_VALUE_MAX && !strpbrk(text.buf, " \t\r\n"))
 			strbuf_addstr(sb, text.buf);
 		else
@@ -269,15 +319,6 @@ static void name_add(struct strbuf *sb, const struct param_spec *spec,
 	}
 }
 
-/*
- * LKP's way: the job's parameter values in file order, joined by '-', so
- * "disk: 1BRD_48G, fs: xfs, aim7: {test: disk_wrt, load: 3000}" is named
- * 1BRD_48G-xfs-disk_wrt-3000; a boolean shows as its name ("drop_caches")
- * or "no_<name>", a value longer than 32 bytes or with blanks as
- * "<name>-<hash>" ("cmd-1f3a9c02").  Values at their defaults are left out, so
- * that a completed job (as split writes it and the runner records it) has
- * the same name as the job it came from.
- */
 /* Whether the common parameter key (or a key the schema does not know) names jobs. */
 static bool in_job_name(const struct param_spec *common, const char *key)
 {
@@ -286,7 +327,8 @@ static bool in_job_name(const struct param_spec *common, const char *key)
 	return !spec || !spec->unnamed;
 }
 
-static char *job_name(const struct job_loader *ld, const struct jnode *root)
+static char *legacy_job_name(const struct job_loader *ld,
+			     const struct jnode *root)
 {
 	const struct param_spec *common = ld->schema->common->params;
 	struct strbuf sb = STRBUF_INIT;
@@ -298,12 +340,159 @@ static char *job_name(const struct job_loader *ld, const struct jnode *root)
 		const struct jnode *map = root->values[i];
 
 		for (size_t j = 0; section && j < map->n; j++)
-			name_add(&sb, param_find(section->params, map->keys[j]),
-				 map->values[j]);
+			legacy_name_add(&sb,
+					param_find(section->params, map->keys[j]),
+					map->values[j]);
 		if (!section && in_job_name(common, root->keys[i]))
-			name_add(&sb, param_find(common, root->keys[i]), map);
+			legacy_name_add(&sb, param_find(common, root->keys[i]),
+					map);
 	}
 	name = safe_name(sb.len ? sb.buf : "defaults", JOB_NAME_MAX);
+	strbuf_release(&sb);
+	return name;
+}
+
+/* One parameter of a job's name: its key, to sort by, and its text. */
+struct name_part {
+	const char *key;
+	char *text;
+};
+
+/* lkp-tests' text of a value: its first 31 characters. */
+static void lkp_value_text(const char *value, struct strbuf *out)
+{
+	const unsigned char *p = (const unsigned char *)value;
+	size_t left = strlen(value);
+
+	for (int chars = 0; left && chars < JOB_NAME_LKP_VALUE_CHARS; chars++) {
+		size_t n = utf8_sequence_length(p, left);
+
+		n = n ? n : 1;
+		strbuf_add(out, (const char *)p, n);
+		p += n;
+		left -= n;
+	}
+}
+
+/* kdelta's text of a value of its own parameters. */
+static void own_value_text(const struct param_spec *spec,
+			   const struct jnode *value, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	if (spec->type == PARAM_BOOL) {
+		bool yes = false;
+
+		/* "true" alone says nothing: name the switch instead. */
+		parse_bool(value->scalar, &yes, NULL);
+		strbuf_addf(out, "%s%s", yes ? "" : "no_", spec->name);
+		return;
+	}
+	if (value->kind == JNODE_SCALAR)
+		strbuf_addstr(&text, value->scalar);
+	for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
+		strbuf_addf(&text, "%s%s", j ? "," : "", value->values[j]->scalar);
+	/*
+	 * A script or a command line would make an unreadable name: it
+	 * stands as "<key>-<hash of the value>".
+	 */
+	if (text.len <= JOB_NAME_VALUE_MAX && !strpbrk(text.buf, " \t\r\n"))
+		strbuf_addstr(out, text.buf);
+	else
+		strbuf_addf(out, "%s-%08llx", spec->name,
+			    (unsigned long long)(hash64(text.buf, text.len) &
+						 0xffffffffULL));
+	strbuf_release(&text);
+}
+
+static void name_part_add(struct name_part **parts, size_t *n,
+			  const struct param_spec *spec,
+			  const struct jnode *value)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	if (!spec || spec->unnamed || value->kind == JNODE_MAP ||
+	    jnode_is_null(value) ||
+	    (!spec->lkp_option && is_default(spec, value)))
+		return;
+	if (spec->lkp_option && value->kind == JNODE_SCALAR)
+		lkp_value_text(value->scalar, &text);
+	else
+		own_value_text(spec, value, &text);
+	*parts = xreallocarray(*parts, *n + 1, sizeof(**parts));
+	(*parts)[(*n)++] = (struct name_part){ spec->name, strbuf_detach(&text) };
+}
+
+static int name_part_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct name_part *)a)->key,
+		      ((const struct name_part *)b)->key);
+}
+
+/* lkp-tests' characters of a name: others, a character each, are '_'. */
+static void lkp_name_chars(const char *text, struct strbuf *out)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t left = strlen(text);
+
+	while (left) {
+		size_t n = utf8_sequence_length(p, left);
+
+		n = n ? n : 1;
+		if (n == 1 && (isalnum(*p) || strchr("-+=:.%", *p)))
+			strbuf_addch(out, (char)*p);
+		else
+			strbuf_addch(out, '_');
+		p += n;
+		left -= n;
+	}
+}
+
+/*
+ * lkp-tests' rule (its Job#path_params), so that the directory of a job in
+ * the store is the one a robot's mail names: the values of the parameters
+ * that belong in the name, sorted by the parameter's name, each cut to 31
+ * characters, joined by '-', every character but [-a-zA-Z0-9+=:.%] made
+ * '_'.  "disk: 1BRD_48G, fs: xfs, aim7: {test: disk_rr, load: 3000},
+ * cpufreq_governor: performance" is performance-1BRD_48G-xfs-3000-disk_rr.
+ * In the name: the common parameters that are (disk, fs, md, ...) and the
+ * workload's, as LKP's programs declare their options; kdelta's own
+ * parameters (aim7's file_size, ...) only when not at their defaults, a
+ * boolean as its name ("drop_caches") or "no_<name>", a long value or one
+ * with blanks as "<name>-<hash>" ("cmd-1f3a9c02").  So a completed job (as
+ * split writes it and the runner records it) has the name of the job it
+ * came from.
+ */
+static char *job_name(const struct job_loader *ld, const struct jnode *root)
+{
+	const struct param_spec *common = ld->schema->common->params;
+	struct name_part *parts = NULL;
+	struct strbuf joined = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t n = 0;
+	char *name;
+
+	for (size_t i = 0; i < root->n; i++) {
+		const struct param_section *section =
+			schema_workload(ld->schema, root->keys[i]);
+		const struct jnode *map = root->values[i];
+
+		for (size_t j = 0; section && j < map->n; j++)
+			name_part_add(&parts, &n,
+				      param_find(section->params, map->keys[j]),
+				      map->values[j]);
+		if (!section)
+			name_part_add(&parts, &n,
+				      param_find(common, root->keys[i]), map);
+	}
+	qsort(parts, n, sizeof(*parts), name_part_cmp);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&joined, "%s%s", i ? "-" : "", parts[i].text);
+		free(parts[i].text);
+	}
+	free(parts);
+	lkp_name_chars(joined.len ? joined.buf : "defaults", &sb);
+	name = safe_name(sb.buf, JOB_NAME_MAX);
+	strbuf_release(&joined);
 	strbuf_release(&sb);
 	return name;
 }
@@ -328,7 +517,11 @@ static struct name_entry *name_find(struct name_entry *table, size_t mask,
  * Names the jobs; a name seen before gains "-2", "-3", ... in job order.
  * Each name remembers its next suffix, so that many equal names stay cheap.
  */
-static void name_jobs(const struct job_loader *ld, struct job_set *set)
+typedef char *(*namer_fn)(const struct job_loader *ld,
+			  const struct jnode *root);
+
+static void name_jobs_by(const struct job_loader *ld, struct job_set *set,
+			 namer_fn namer, bool legacy)
 {
 	size_t size = 16;
 	struct name_entry *table;
@@ -337,7 +530,7 @@ static void name_jobs(const struct job_loader *ld, struct job_set *set)
 		size *= 2;
 	table = xcalloc(size, sizeof(*table));
 	for (size_t i = 0; i < set->n; i++) {
-		char *base = job_name(ld, set->jobs[i].root);
+		char *base = namer(ld, set->jobs[i].root);
 		struct name_entry *seen = name_find(table, size - 1, base);
 		struct name_entry *slot = seen;
 		char *name = xstrdup(base);
@@ -350,9 +543,27 @@ static void name_jobs(const struct job_loader *ld, struct job_set *set)
 		}
 		*slot = (struct name_entry){ .name = name, .next = 2 };
 		free(base);
-		set->jobs[i].name = name;
+		if (legacy)
+			set->jobs[i].legacy_name = name;
+		else
+			set->jobs[i].name = name;
 	}
 	free(table);
+}
+
+/* The names, and earlier kdelta's names where they differ. */
+static void name_jobs(const struct job_loader *ld, struct job_set *set)
+{
+	name_jobs_by(ld, set, job_name, false);
+	name_jobs_by(ld, set, legacy_job_name, true);
+	for (size_t i = 0; i < set->n; i++) {
+		struct job *job = &set->jobs[i];
+
+		if (!strcmp(job->name, job->legacy_name)) {
+			free(job->legacy_name);
+			job->legacy_name = NULL;
+		}
+	}
 }
 
 /* A later document over a copy of the first: its keys replace wholesale. */
@@ -364,9 +575,9 @@ static struct jnode *merge(const struct jnode *base, const struct jnode *doc)
 		ssize_t at = jnode_index(merged, doc->keys[i]);
 
 		if (at < 0) {
-			jnode_append(merged, doc->keys[i], doc->key_marks[i].line,
-				     doc->key_marks[i].col,
-				     jnode_clone(doc->values[i]));
+			jnode_append_mark(merged, doc->keys[i],
+					  &doc->key_marks[i],
+					  jnode_clone(doc->values[i]));
 			continue;
 		}
 		jnode_free(merged->values[at]);
@@ -384,10 +595,10 @@ static int check_documents(const struct job_loader *ld, struct jnode **docs,
 			break;
 		if (jnode_is_null(docs[i]))
 			return kd_error(ld->err, "%s:%d:%d: empty YAML document; remove the '---' or add parameters",
-					ld->name, docs[i]->line, docs[i]->col);
+					NODE_AT(ld, docs[i]));
 		if (docs[i]->kind != JNODE_MAP)
 			return kd_error(ld->err, "%s:%d:%d: a job document must be a mapping of parameters, like 'fs: xfs'",
-					ld->name, docs[i]->line, docs[i]->col);
+					NODE_AT(ld, docs[i]));
 	}
 	if (!ndocs || jnode_is_null(docs[0]))
 		return kd_error(ld->err, "%s: empty job file; see kdelta-job(5) for the format",
@@ -415,6 +626,7 @@ static int prepare(const struct job_loader *ld, struct jnode **docs,
 			return too_large(ld);
 		bytes += doc_bytes;
 		if (job_lift_monitors(ld, merged[i]) ||
+		    job_lift_options(ld, merged[i]) ||
 		    job_validate(ld, merged[i]))
 			return -1;
 	}
@@ -432,6 +644,13 @@ static int prepare(const struct job_loader *ld, struct jnode **docs,
 			ld->name, (unsigned long long)total, JOB_MAX_EXPANDED);
 }
 
+static void free_files(struct job_loader *ld)
+{
+	for (size_t i = 0; i < ld->nfiles; i++)
+		free(ld->files[i]);
+	free(ld->files);
+}
+
 static void free_trees(struct jnode **trees, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -444,17 +663,17 @@ int job_load_string(const char *text, size_t len, const char *name,
 		    struct kd_err *err)
 {
 	struct job_loader ld = { .name = name, .schema = schema, .err = err };
-	struct strbuf copy = STRBUF_INIT;
 	struct jnode **docs = NULL, **merged;
 	size_t ndocs = 0, bytes = 0;
 	int ret;
 
 	*out = (struct job_set){ 0 };
-	strbuf_add(&copy, text, len);	/* NUL-terminated */
-	ret = job_parse_documents(copy.buf, copy.len, name, &docs, &ndocs, err);
-	strbuf_release(&copy);
+	ld.files = xcalloc(1, sizeof(*ld.files));
+	ld.files[ld.nfiles++] = xstrdup(name);
+	ret = job_read_documents(&ld, text, len, &docs, &ndocs);
 	if (ret || check_documents(&ld, docs, ndocs)) {
 		free_trees(docs, ndocs);
+		free_files(&ld);
 		return -1;
 	}
 	merged = xcalloc(ndocs, sizeof(*merged));
@@ -467,12 +686,16 @@ int job_load_string(const char *text, size_t len, const char *name,
 		jnode_free(merged[i]);
 		merged[i] = NULL;
 	}
+	if (!ret && !out->n)
+		ret = kd_error(err, "%s: every job of the file was dropped by a '{{ ... }}' expression that gave nil",
+			       name);
 	if (!ret)
 		name_jobs(&ld, out);
 	else
 		job_set_release(out);
 	free_trees(merged, ndocs);
 	free_trees(docs, ndocs);
+	free_files(&ld);
 	return ret;
 }
 
@@ -497,6 +720,7 @@ void job_set_release(struct job_set *set)
 	for (size_t i = 0; i < set->n; i++) {
 		jnode_free(set->jobs[i].root);
 		free(set->jobs[i].name);
+		free(set->jobs[i].legacy_name);
 		free(set->jobs[i].source);
 		free(set->jobs[i].workload);
 	}

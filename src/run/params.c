@@ -23,14 +23,16 @@ static const char *const governor_choices[] = {
 static int check_disk(const char *value, struct kd_err *err)
 {
 	uint64_t size;
+	unsigned count;
 
-	return disk_brd_size(value, &size, err);
+	return disk_brd_parse(value, &count, &size, err);
 }
 
 /* A number as the text of a default. */
 #define DEFAULT_TEXT(n) DEFAULT_TEXT_(n)
 #define DEFAULT_TEXT_(n) #n
 
+#define NOT_READ "the job's workload has no such parameter"
 #define NOT_BUILT "kdelta runs the kernel the machine booted; build and install one with kdelta run --setup"
 
 static const struct param_spec common_params[] = {
@@ -45,20 +47,38 @@ static const struct param_spec common_params[] = {
 	  .unnamed = true,
 	  .help = "runs per commit, at least 1; at least 3 to decide on significance" },
 	{ .name = "disk", .type = PARAM_STRING, .check = check_disk,
-	  .help = "the disk to make the file system on: 1BRD_<size>, one RAM disk of that size, like 1BRD_48G; needs fs" },
+	  .lkp_option = true,
+	  .help = "the disk to make the file system on: <N>BRD_<size>, N RAM disks of that size (loop devices over sparse files on a private tmpfs), like 1BRD_48G; needs fs, and md when N is more than 1" },
+	{ .name = "md", .type = PARAM_CHOICE, .choices = disk_md_levels,
+	  .lkp_option = true,
+	  .help = "LKP: md RAID over the disk's RAM disks (mdadm), like RAID0 over 4BRD_12G; such jobs load and are named as LKP names them, but md RAID is not built into kdelta's runner: their runs fail, saying so" },
 	{ .name = "fs", .type = PARAM_CHOICE, .choices = disk_fs_names,
+	  .lkp_option = true,
 	  .help = "the file system to make on the disk; xfs, ext4 and btrfs need a disk, tmpfs takes its size from one if given" },
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
 	  .help = "mount options for the file system, as for mount -o, but the file system's only: not mount(8)'s own (bind, loop, x-*, ...); needs fs" },
 	{ .name = "monitors", .type = PARAM_MAP, .unnamed = true,
 	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: those on by default" },
 	{ .name = "cpufreq_governor", .type = PARAM_CHOICE,
-	  .choices = governor_choices,
+	  .choices = governor_choices, .lkp_option = true,
 	  .help = "the cpufreq governor of every CPU during each run, put back after it; where the machine has no cpufreq (/sys/devices/system/cpu/cpu*/cpufreq), recorded with a note" },
+	/*
+	 * LKP's options that its programs share, at the top level: the
+	 * workload's when it takes them (job_lift_options()), else kept.
+	 */
+	{ .name = "nr_threads", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = NOT_READ,
+	  .help = "LKP: threads for the workload, like 100% of the CPUs or 8; the workload's parameter when it has one" },
+	{ .name = "nr_task", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = NOT_READ,
+	  .help = "LKP: tasks for the workload, like 100% of the CPUs or 8; the workload's parameter when it has one (aim7's)" },
+	{ .name = "runtime", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = NOT_READ,
+	  .help = "LKP: how long the workload runs, like 300s; the workload's parameter when it has one" },
+	{ .name = "iterations", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = NOT_READ,
+	  .help = "LKP: how many times the workload repeats; the workload's parameter when it has one" },
 	/* LKP's infrastructure: accepted so that its job files load. */
-	{ .name = "nr_threads", .type = PARAM_STRING,
-	  .not_applied = "no workload of kdelta reads it",
-	  .help = "LKP: threads for the workload, like 100% of the CPUs or 8" },
 	{ .name = "kconfig", .type = PARAM_STRING, .unnamed = true,
 	  .not_applied = NOT_BUILT,
 	  .help = "LKP: the kernel configuration, like x86_64-rhel-9.4" },

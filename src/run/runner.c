@@ -164,11 +164,38 @@ const char *runner_testcase(const struct job *job)
 	return testcase && *testcase ? testcase : job_workload(job);
 }
 
+/* Whether <root>/<testcase>/<name> holds results. */
+static bool job_dir_exists(const char *result_root, const char *testcase,
+			   const char *name)
+{
+	char *dir = store_commit_dir(result_root, testcase, name, "h", "c");
+	char *slash = strrchr(dir, '/');
+	bool there;
+
+	*slash = '\0';
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	there = is_directory(dir);
+	free(dir);
+	return there;
+}
+
+/*
+ * The job's directory is lkp-tests' name of it; a store that earlier
+ * kdelta wrote has it under the name it gave (job->legacy_name), and its
+ * runs go on there, so that they stay together.
+ */
 char *runner_commit_dir(const struct job *job, const char *result_root,
 			const char *host, const char *commit)
 {
-	return store_commit_dir(result_root, runner_testcase(job), job->name,
-				host, commit);
+	const char *testcase = runner_testcase(job);
+	const char *name = job->name;
+
+	if (job->legacy_name &&
+	    !job_dir_exists(result_root, testcase, job->name) &&
+	    job_dir_exists(result_root, testcase, job->legacy_name))
+		name = job->legacy_name;
+	return store_commit_dir(result_root, testcase, name, host, commit);
 }
 
 int commit_label_check(const char *label, struct kd_err *err)

@@ -14,6 +14,7 @@
  * fs_teardown() undoes exactly that, whatever the step that failed or the
  * signal that interrupted, and fs_recover() what a killed kdelta left.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -34,7 +35,7 @@
 #include "kdelta/schema.h"
 #include "kdelta/util.h"
 
-#define BRD_PREFIX "1BRD_"
+#define BRD_INFIX "BRD_"
 #define BRD_MIN_SIZE (1ULL << 20)
 /* Sparse, so larger than RAM is fine -- up to a point. */
 #define BRD_MAX_MEMORY_FACTOR 8
@@ -61,7 +62,9 @@ static const struct block_fs {
 /* What the job asks for. */
 struct fs_config {
 	const char *disk;		/* "1BRD_4G", or NULL */
-	uint64_t disk_size;		/* 0 without disk */
+	unsigned disks;			/* N of NBRD_<size>; 0 without disk */
+	uint64_t disk_size;		/* of each; 0 without disk */
+	const char *md;			/* "RAID0", or NULL */
 	const char *fs;			/* NULL: a plain directory */
 	const struct block_fs *block;	/* NULL unless on a loop device */
 	const char *options;		/* fs_mount_options, or NULL */
@@ -85,7 +88,8 @@ struct fs_mount {
 	int work_fd;			/* where the workload runs */
 	char *description;
 	struct mounted brd, mnt;
-	struct loop_dev loop;
+	struct loop_dev loops[DISK_MAX_BRD];
+	unsigned nloops;		/* attached, or recorded */
 };
 
 static const char *nonempty(const char *s)
@@ -119,35 +123,96 @@ static void format_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
 }
 
-int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err)
+int disk_brd_parse(const char *disk, unsigned *count, uint64_t *size,
+		   struct kd_err *err)
 {
-	if (strncmp(disk, BRD_PREFIX, strlen(BRD_PREFIX)) ||
-	    parse_size(disk + strlen(BRD_PREFIX), size, NULL) || !*size)
-		return kd_error(err, "expected 1BRD_<size>, like 1BRD_48G, got '%s'",
+	const char *brd = strstr(disk, BRD_INFIX);
+	int64_t n;
+	char *digits;
+	bool bad;
+
+	if (!brd || brd == disk)
+		return kd_error(err, "expected <N>BRD_<size>, like 1BRD_48G or 4BRD_12G, got '%s'",
 				disk);
+	digits = xstrndup(disk, (size_t)(brd - disk));
+	bad = parse_int(digits, &n, NULL) || n < 1 || n > DISK_MAX_BRD ||
+	      !isdigit((unsigned char)*disk);
+	free(digits);
+	if (bad || parse_size(brd + strlen(BRD_INFIX), size, NULL) || !*size)
+		return kd_error(err, "expected <N>BRD_<size> with N from 1 to %d, like 1BRD_48G or 4BRD_12G, got '%s'",
+				DISK_MAX_BRD, disk);
+	*count = (unsigned)n;
 	return 0;
 }
 
-/* disk_brd_size(), and a size this machine can hold. */
-static int parse_brd(const char *disk, uint64_t *size, struct kd_err *err)
+int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err)
+{
+	unsigned count;
+
+	return disk_brd_parse(disk, &count, size, err);
+}
+
+/* disk_brd_parse(), and sizes this machine can hold. */
+static int parse_brd(const char *disk, unsigned *count, uint64_t *size,
+		     struct kd_err *err)
 {
 	uint64_t memory = memory_size();
 	char memory_text[32], limit_text[32];
 
-	if (disk_brd_size(disk, size, err))
+	if (disk_brd_parse(disk, count, size, err))
 		return kd_error_prefix(err, "disk");
 	if (*size < BRD_MIN_SIZE)
-		return kd_error(err, "disk: %s is too small; use at least 1BRD_1M",
-				disk);
-	if (memory && *size / BRD_MAX_MEMORY_FACTOR > memory) {
+		return kd_error(err, "disk: %s is too small; use at least %uBRD_1M",
+				disk, *count);
+	if (memory && *size / BRD_MAX_MEMORY_FACTOR > memory / *count) {
 		format_size(memory, memory_text, sizeof(memory_text));
-		format_size(memory * BRD_MAX_MEMORY_FACTOR, limit_text,
+		format_size(memory * BRD_MAX_MEMORY_FACTOR / *count, limit_text,
 			    sizeof(limit_text));
 		return kd_error(err,
-				"disk: %s is more than %d times this machine's memory (%s); use at most 1BRD_%s",
+				"disk: %s is more than %d times this machine's memory (%s); use at most %uBRD_%s",
 				disk, BRD_MAX_MEMORY_FACTOR, memory_text,
-				limit_text);
+				*count, limit_text);
 	}
+	return 0;
+}
+
+const char *const disk_md_levels[] = {
+	"RAID0", "RAID1", "RAID5", "RAID6", "RAID10", NULL,
+};
+
+/* The fewest disks of each md level, in the order of disk_md_levels. */
+static const unsigned md_min_disks[] = { 2, 2, 3, 4, 2 };
+
+/*
+ * md needs a block file system on enough RAM disks; several RAM disks
+ * need md to make one device of them, the one file system of a run.
+ */
+static int md_constraints(const struct jnode *job, const char **at,
+			  struct kd_err *err)
+{
+	const char *disk = jnode_str(job, "disk");
+	const char *fs = jnode_str(job, "fs");
+	const char *md = nonempty(jnode_str(job, "md"));
+	unsigned count = 0;
+	uint64_t size;
+
+	if (!disk || disk_brd_parse(disk, &count, &size, NULL))
+		return 0;	/* fs_constraints(), or the disk's own check */
+	if (!md && count > 1) {
+		*at = "disk";
+		return kd_error(err, "disk: %s is %u RAM disks and a run has one file system: add md: RAID0 (or another level) to make one device of them, or use 1BRD_<size>",
+				disk, count);
+	}
+	if (!md)
+		return 0;
+	*at = "md";
+	if (!strcmp(fs, "tmpfs"))
+		return kd_error(err, "md: %s needs a file system made on a disk (xfs, ext4, btrfs), not tmpfs",
+				md);
+	for (size_t i = 0; disk_md_levels[i]; i++)
+		if (!strcmp(md, disk_md_levels[i]) && count < md_min_disks[i])
+			return kd_error(err, "md: %s needs at least %u disks, and disk: %s has %u",
+					md, md_min_disks[i], disk, count);
 	return 0;
 }
 
@@ -166,6 +231,11 @@ int fs_constraints(const struct jnode *job, const char **at,
 		return kd_error(err,
 				"disk: %s needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
 				disk);
+	if (!disk && nonempty(jnode_str(job, "md"))) {
+		*at = "md";
+		return kd_error(err, "md: %s needs disks: add disk: <N>BRD_<size>, like 4BRD_12G",
+				jnode_str(job, "md"));
+	}
 	if (!fs && options)
 		return kd_error(err,
 				"fs_mount_options: '%s' needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
@@ -181,6 +251,8 @@ int fs_constraints(const struct jnode *job, const char **at,
 		return kd_error(err,
 				"fs: %s needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G",
 				fs);
+	if (md_constraints(job, at, err))
+		return -1;
 	*at = "fs_mount_options";
 	ret = mount_options_parse(options, &flags, &data, err);
 	strbuf_release(&data);
@@ -198,7 +270,8 @@ static int read_fs_config(const struct jnode *job, struct fs_config *c,
 	c->options = nonempty(jnode_str(job, "fs_mount_options"));
 	if (fs_constraints(job, &at, err) < 0)
 		return -1;
-	if (c->disk && parse_brd(c->disk, &c->disk_size, err))
+	c->md = nonempty(jnode_str(job, "md"));
+	if (c->disk && parse_brd(c->disk, &c->disks, &c->disk_size, err))
 		return -1;
 	if (!c->fs)
 		return 0;
@@ -311,40 +384,69 @@ static int mount_brd(struct fs_mount *m, const struct fs_config *c,
 	};
 
 	snprintf(data, sizeof(data), "size=%llu,mode=0700",
-		 (unsigned long long)(c->disk_size + BRD_TMPFS_SLACK));
+		 (unsigned long long)(c->disk_size * c->disks + BRD_TMPFS_SLACK));
 	return mount_in_workspace(m, &m->brd, &spec, err);
 }
 
+/* "brd/disk.img" for the one disk of 1BRD, "brd/disk<i>.img" of NBRD. */
+static void backing_name(unsigned i, unsigned n, char *buf, size_t len)
+{
+	if (n == 1)
+		snprintf(buf, len, "brd/disk.img");
+	else
+		snprintf(buf, len, "brd/disk%u.img", i);
+}
+
 /*
- * The sparse backing file, attached to a loop device; the device is
+ * The i-th sparse backing file, attached to a loop device; the device is
  * recorded, and checked to be bound to this very file, before anything
  * is written to it.
  */
 static int attach_backing_file(struct fs_mount *m, const struct fs_config *c,
-			       struct kd_err *err)
+			       unsigned i, struct kd_err *err)
 {
-	char *path = shown(m, "brd/disk.img");
-	int fd = openat(m->ws_fd, "brd/disk.img",
-			O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	int ret = 0;
+	struct loop_dev *loop = &m->loops[i];
+	char name[32], *path;
+	int fd, ret = 0;
 
+	backing_name(i, c->disks, name, sizeof(name));
+	path = shown(m, name);
+	fd = openat(m->ws_fd, name,
+		    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		ret = kd_error(err, "fs: creating %s: %s", path, strerror(errno));
 	else if (ftruncate(fd, (off_t)c->disk_size))
 		ret = kd_error(err, "fs: making %s %s: %s", path, c->disk,
 			       strerror(errno));
 	else
-		ret = loop_attach(&m->loop, fd, path, err);
+		ret = loop_attach(loop, fd, path, err);
 	if (fd >= 0)
 		close(fd);
 	free(path);
 	if (ret < 0)
 		return -1;
-	if (workspace_record(m->ws, err, "loop", "%d %llu %llu", m->loop.number,
-			     (unsigned long long)m->loop.backing_dev,
-			     (unsigned long long)m->loop.backing_ino) < 0)
+	m->nloops = i + 1;
+	if (workspace_record(m->ws, err, "loop", "%d %llu %llu", loop->number,
+			     (unsigned long long)loop->backing_dev,
+			     (unsigned long long)loop->backing_ino) < 0)
 		return -1;
-	return loop_verify(&m->loop, err);
+	return loop_verify(loop, err);
+}
+
+/*
+ * md RAID over the RAM disks: kdelta loads, expands and names such jobs,
+ * but does not make md arrays; it says so, and why it could not here
+ * anyway, before it sets anything up.
+ */
+static int check_md(const struct fs_config *c, struct kd_err *err)
+{
+	if (!c->md)
+		return 0;
+	if (access("/proc/mdstat", F_OK))
+		return kd_error(err, "md: %s over %s needs the kernel's md driver (CONFIG_MD), and this kernel has none (no /proc/mdstat); besides, md RAID is not built into kdelta's runner",
+				c->md, c->disk);
+	return kd_error(err, "md: %s over %s: md RAID is not built into kdelta's runner",
+			c->md, c->disk);
 }
 
 /*
@@ -418,16 +520,21 @@ static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
 			   struct kd_err *err)
 {
 	struct mount_spec spec = {
-		.source = m->loop.path, .fstype = c->fs, .flags = c->flags,
+		.fstype = c->fs, .flags = c->flags,
 		.data = c->data.buf,
 	};
 	char *what;
 	int ret;
 
-	if (mount_brd(m, c, err) || attach_backing_file(m, c, err) ||
-	    run_mkfs(c, m->loop.path, m->cgroup, err))
+	if (check_md(c, err) || mount_brd(m, c, err))
 		return -1;
-	what = xasprintf("%s (%s)", c->fs, m->loop.path);
+	for (unsigned i = 0; i < c->disks; i++)
+		if (attach_backing_file(m, c, i, err))
+			return -1;
+	if (run_mkfs(c, m->loops[0].path, m->cgroup, err))
+		return -1;
+	spec.source = m->loops[0].path;
+	what = xasprintf("%s (%s)", c->fs, m->loops[0].path);
 	spec.what = what;
 	ret = mount_in_workspace(m, &m->mnt, &spec, err);
 	free(what);
@@ -462,7 +569,8 @@ static char *describe(const struct fs_mount *m, const struct fs_config *c)
 		      fstype = STRBUF_INIT;
 
 	if (c->block)
-		strbuf_addf(&sb, "%s on %s (%s)", c->fs, m->loop.path, c->disk);
+		strbuf_addf(&sb, "%s on %s (%s)", c->fs, m->loops[0].path,
+			    c->disk);
 	else if (c->fs && c->disk)
 		strbuf_addf(&sb, "tmpfs (%s)", c->disk);
 	else if (c->fs)
@@ -518,7 +626,8 @@ static struct fs_mount *fs_mount_new(int ws_fd, const char *ws_path)
 	m->ws_fd = ws_fd;
 	m->ws_path = xstrdup(ws_path);
 	m->work_fd = -1;
-	m->loop = no_loop;
+	for (unsigned i = 0; i < DISK_MAX_BRD; i++)
+		m->loops[i] = no_loop;
 	m->brd.name = "brd";
 	m->mnt.name = "mnt";
 	return m;
@@ -619,10 +728,14 @@ static int teardown(struct fs_mount *m, int *unmounted, struct kd_err *err)
 	m->work_fd = -1;
 	if (m->mnt.id)
 		unmount_one(m, &m->mnt, &problems, unmounted);
-	/* A file system left mounted lazily holds the loop device. */
-	if (loop_detach(&m->loop, problems.len > 0, &e) < 0) {
-		note_problem(&problems, &e);
-		loop_left = true;
+	/* A file system left mounted lazily holds the loop devices. */
+	for (unsigned i = 0, busy = problems.len > 0; i < m->nloops; i++) {
+		if (loop_detach(&m->loops[i], busy, &e) < 0) {
+			note_problem(&problems, &e);
+			loop_left = true;
+		}
+		free(m->loops[i].backing_file);
+		m->loops[i].backing_file = NULL;
 	}
 	if (m->brd.id && !loop_left)
 		unmount_one(m, &m->brd, &problems, unmounted);
@@ -662,14 +775,17 @@ static void recover_loop(struct fs_mount *m, const char *record)
 	unsigned long long dev, ino;
 	int number;
 
+	struct loop_dev *loop = &m->loops[m->nloops];
+
 	if (sscanf(record, "%d %llu %llu", &number, &dev, &ino) != 3 ||
-	    number < 0)
+	    number < 0 || m->nloops == DISK_MAX_BRD)
 		return;
-	m->loop.number = number;
-	snprintf(m->loop.path, sizeof(m->loop.path), "/dev/loop%d", number);
-	m->loop.backing_file = xasprintf("%s/brd/disk.img", m->ws_path);
-	m->loop.backing_dev = (dev_t)dev;
-	m->loop.backing_ino = (ino_t)ino;
+	m->nloops++;
+	loop->number = number;
+	snprintf(loop->path, sizeof(loop->path), "/dev/loop%d", number);
+	loop->backing_file = xasprintf("%s/brd (loop%d)", m->ws_path, number);
+	loop->backing_dev = (dev_t)dev;
+	loop->backing_ino = (ino_t)ino;
 }
 
 int fs_recover(int ws_fd, const char *ws_path, const char *state,

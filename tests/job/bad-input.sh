@@ -71,9 +71,9 @@ printf 'fs: xfs\nsuite: caf\351\n' >latin1.yaml
 expect_error 2 "kdelta split: latin1.yaml:2:11: invalid UTF-8 (byte 0xe9); job files must be UTF-8 text" \
 	split latin1.yaml
 
-cp "$TESTDATA/job/aim7-ruby.yaml" .
-expect_error 2 "kdelta split: aim7-ruby.yaml:24:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
-	split aim7-ruby.yaml
+printf 'fs: [xfs, ext4]\ndisk: 1BRD_1G\naim7:\n  test: disk_rr\n  load: {{\n    fs == "xfs" ? 3 :\n      [1, 2].max\n  }}\n' >ruby.yaml
+expect_error 2 "kdelta split: ruby.yaml:7:7: '{{ }}': Ruby's '[' is not built into kdelta's '{{ }}' expressions (EXPRESSIONS in kdelta-job(5))" \
+	split ruby.yaml
 
 printf 'aim7: {test: a}\npunch: {}\n' >two.yaml
 expect_error 2 "kdelta: two.yaml:2:1: second workload section 'punch' after 'aim7'; a job runs one workload" \

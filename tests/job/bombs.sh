@@ -36,7 +36,7 @@ import sys
 sys.stdout.write("testcase: exec\nexec:\n  name: e\n  cmd: echo " + "x" * 1000 +
                  "\nruns: [" + ",".join(str(i) for i in range(1, 1001)) + "]\n")' >fine.yaml
 split fine.yaml >out 2>err || fail "1000 jobs of 1 kB: $(cat err)"
-[ "$(grep -c '^e-cmd-' out)" = 1000 ] || fail "1000 jobs of 1 kB: not 1000 jobs"
+[ "$(grep -c '^cmd-[0-9a-f]*-e' out)" = 1000 ] || fail "1000 jobs of 1 kB: not 1000 jobs"
 
 # Files: at most 1 MiB, decompressed; nothing but regular files.
 head -c 2097152 /dev/zero | tr '\0' x | sed 's/^/cmd: /' >big.yaml

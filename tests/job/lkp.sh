@@ -1,8 +1,8 @@
 #!/bin/bash
 # lkp-tests' job files: the SYNOPSIS of kdelta-job(5), LKP's infrastructure
-# parameters, job names like the robot's, and one clear line for what
-# kdelta cannot run (tests it does not implement, embedded Ruby, the
-# sections kdelta 0.1 had).
+# parameters, job names as lkp-tests makes them, includes, and one clear
+# line for what kdelta cannot run (tests it does not implement, the
+# sections kdelta 0.1 had).  lkp-tests' own files: lkp-tests-jobs.sh.
 source "$TESTLIB"
 cd "$T" || exit 1
 
@@ -18,11 +18,12 @@ names() {
 # The SYNOPSIS of kdelta-job(5) loads: 3 file systems x 2 tests.
 sed -n '/^\.SH SYNOPSIS/,/^\.fi/p' "$SRCDIR/man/kdelta-job.5.in" |
 	sed '1,2d;$d' | sed 's/\\-/-/g' >synopsis.yaml
-[ "$(names synopsis.yaml | tr '\n' ' ')" = "1BRD_48G-btrfs-disk_cp-3000 1BRD_48G-btrfs-disk_rr-3000 1BRD_48G-ext4-disk_cp-3000 1BRD_48G-ext4-disk_rr-3000 1BRD_48G-xfs-disk_cp-3000 1BRD_48G-xfs-disk_rr-3000 " ] ||
+[ "$(names synopsis.yaml | tr '\n' ' ')" = "1BRD_48G-btrfs-3000-disk_cp 1BRD_48G-btrfs-3000-disk_rr 1BRD_48G-ext4-3000-disk_cp 1BRD_48G-ext4-3000-disk_rr 1BRD_48G-xfs-3000-disk_cp 1BRD_48G-xfs-3000-disk_rr " ] ||
 	fail "the SYNOPSIS of kdelta-job(5): $(names synopsis.yaml)"
 
 # LKP's infrastructure parameters load; the governor is in the name (the
-# robot's 1BRD_48G-xfs-disk_rr-3000-performance), the machine's are not.
+# robot's performance-1BRD_48G-xfs-3000-disk_rr: lkp-tests' names sort
+# the parameters by key), the machine's are not.
 cat >lkp.yaml <<'YAML'
 suite: aim7
 testcase: aim7
@@ -41,28 +42,52 @@ aim7:
   load: 3000
 cpufreq_governor: performance
 YAML
-[ "$(names lkp.yaml | tr '\n' ' ')" = "1BRD_48G-xfs-disk_rr-3000-performance 1BRD_48G-xfs-disk_wrt-3000-performance " ] ||
+[ "$(names lkp.yaml | tr '\n' ' ')" = "performance-1BRD_48G-xfs-3000-disk_rr performance-1BRD_48G-xfs-3000-disk_wrt " ] ||
 	fail "LKP names: $(names lkp.yaml)"
 split lkp.yaml | grep -qx '    kconfig: x86_64-rhel-9.4' || fail "kconfig is not kept"
+# LKP's common options: the workload's own when it has them (aim7's
+# nr_task, in the name as lkp-tests puts it), else kept and not named, as
+# lkp-tests names a job by its programs' options only.
 printf 'nr_threads: [50%%, 100%%]\naim9: {test: creat-clo}\n' >threads.yaml
-[ "$(names threads.yaml | tr '\n' ' ')" = "50%-creat-clo 100%-creat-clo " ] ||
+[ "$(names threads.yaml | tr '\n' ' ')" = "creat-clo-10s creat-clo-10s-2 " ] ||
 	fail "nr_threads names: $(names threads.yaml)"
+printf 'nr_task: 200%%\nruntime: 300s\naim7: {test: disk_rr}\n' >task.yaml
+[ "$(names task.yaml)" = "200%-disk_rr" ] || fail "nr_task names: $(names task.yaml)"
+split task.yaml | grep -qx '    aim7.nr_task: 200%' || fail "nr_task is not aim7's"
+split task.yaml | grep -qx '    runtime: 300s' || fail "runtime is not kept"
+printf 'nr_task: 2\naim7: {test: disk_rr, nr_task: 3}\n' >twice.yaml
+expect_error 2 "kdelta split: twice.yaml:1:1: 'nr_task' is given twice: at the top level and in aim7" \
+	split twice.yaml
 
-# lkp-tests' aim9.yaml, verbatim: its second test is the first kdelta lacks.
-cp "$TESTDATA/job/lkp-tests/aim9.yaml" .
-expect_error 2 "kdelta split: aim9.yaml:8:7: aim9.test: 'add_double' is not one of the aim9 tests kdelta implements: creat-clo" \
-	split aim9.yaml
-printf 'aim7:\n  test: [disk_rr, disk_src]\n  load: 3000\n' >src.yaml
-expect_error 2 "kdelta split: src.yaml:2:19: aim7.test: 'disk_src' is not one of the aim7 tests kdelta implements: creat-clo, disk_cp, disk_rd, disk_rr, disk_rw, disk_wrt, sync_disk_cp, sync_disk_rw, sync_disk_wrt" \
-	split src.yaml
-# lkp-tests' aim7-fs-1brd.yaml, verbatim: Ruby for its loads.
-cp "$TESTDATA/job/lkp-tests/aim7-fs-1brd.yaml" .
-expect_error 2 "kdelta split: aim7-fs-1brd.yaml:23:9: '{{ ... }}' expressions (lkp-tests' embedded Ruby) are not supported; write the values out" \
-	split aim7-fs-1brd.yaml
+printf 'aim7:\n  test: [disk_rr, disk_foo]\n  load: 3000\n' >foo.yaml
+expect_error 2 "kdelta split: foo.yaml:2:19: aim7.test: 'disk_foo' is not one of the aim7 tests kdelta implements: creat-clo, disk_cp, disk_rd, disk_rr, disk_rw, disk_src, disk_wrt, sync_disk_cp, sync_disk_rw, sync_disk_wrt" \
+	split foo.yaml
+
+# lkp-tests' includes: beside the file, with keys set; a cycle is refused.
+mkdir inc
+printf 'fs: xfs\ndisk: 1BRD_1G\naim7: {test: disk_rr, load: 2}\n---\naim7: {test: disk_wrt, load: 3}\n' >inc/base.yaml
+printf 'fs: ext4\n<<: base.yaml\n<<: {file: more.yaml, disk: 2BRD_1G}\nmd: RAID1\n' >inc/top.yaml
+printf 'cpufreq_governor: performance\n' >inc/more.yaml
+[ "$(names inc/top.yaml | tr '\n' ' ')" = "1BRD_1G-xfs-2-disk_rr performance-2BRD_1G-xfs-3-RAID1-disk_wrt " ] ||
+	fail "includes: $(names inc/top.yaml)"
+printf '<<: b.yaml\n' >inc/a.yaml
+printf 'fs: tmpfs\n<<: a.yaml\n' >inc/b.yaml
+expect_error 2 "kdelta split: inc/b.yaml:2:1: '<<: a.yaml' includes $T/inc/a.yaml, which is being included already: a cycle of includes" \
+	split inc/a.yaml
+printf '<<: none.yaml\n' >inc/none-top.yaml
+expect_error 2 "kdelta split: inc/none-top.yaml:1:1: '<<: none.yaml': inc/none.yaml is not a job file beside the file that includes it" \
+	split inc/none-top.yaml
+# Several RAM disks make one device with md, which the runner does not build.
+printf 'fs: xfs\ndisk: 4BRD_1G\naim9: {test: creat-clo}\n' >nomd.yaml
+expect_error 2 "kdelta split: nomd.yaml:2:7: disk: 4BRD_1G is 4 RAM disks and a run has one file system: add md: RAID0 (or another level) to make one device of them, or use 1BRD_<size>" \
+	split nomd.yaml
+printf 'fs: xfs\ndisk: 3BRD_1G\nmd: RAID6\naim9: {test: creat-clo}\n' >raid6.yaml
+expect_error 2 "kdelta split: raid6.yaml:3:5: md: RAID6 needs at least 4 disks, and disk: 3BRD_1G has 3" \
+	split raid6.yaml
 
 # aim7's parameters: load is required, bounded; so are sizes and times.
 printf 'aim7: {test: disk_rr}\n' >noload.yaml
-expect_error 2 "kdelta split: noload.yaml:1:7: aim7: missing required parameter 'load'" \
+expect_error 2 "kdelta split: noload.yaml:1:7: aim7: give load (the worker processes) or nr_task" \
 	split noload.yaml
 printf 'aim7: {test: disk_rr, load: 0}\n' >load0.yaml
 expect_error 2 "kdelta split: load0.yaml:1:29: aim7.load: expected at least 1, got '0'" \
@@ -109,14 +134,14 @@ printf 'aim9: {test: creat-clo}\n---\nfs: ext4\ndisk_rw: {load: 3}\n' >old-doc.y
 expect_error 2 "kdelta split: old-doc.yaml:4:1: 'disk_rw' is now 'aim7: {test: disk_rw}', with the same parameters; write out those left to kdelta 0.1's defaults (testtime: 1s)" \
 	split old-doc.yaml
 printf 'disk_cp: {load: 2}\n' >top-test.yaml
-expect_error 2 "kdelta split: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}'?" \
+expect_error 2 "kdelta split: top-test.yaml:1:1: unknown parameter 'disk_cp'; did you mean 'aim7: {test: disk_cp}' or 'aim9: {test: disk_cp}'?" \
 	split top-test.yaml
 
 # LKP's top-level monitor key: the monitors that are on by default, and
 # perf-profile (opt-in) with LKP's delay; not in the job's name.
 printf 'perf-profile:\n  delay: 15\naim9: {test: creat-clo}\n' >profile.yaml
 split profile.yaml >profile.out 2>&1 || fail "perf-profile: $(cat profile.out)"
-[ "$(head -1 profile.out)" = creat-clo ] || fail "perf-profile named: $(head -1 profile.out)"
+[ "$(head -1 profile.out)" = creat-clo-10s ] || fail "perf-profile named: $(head -1 profile.out)"
 for line in monitors.perf-profile.delay:\ 15 monitors.proc-vmstat.interval:\ 1s \
 	monitors.time:\ {}; do
 	grep -qxF "    $line" profile.out || fail "no '$line' in: $(cat profile.out)"
@@ -126,10 +151,23 @@ split named.yaml >named.out 2>&1 || fail "perf-profile and monitors: $(cat named
 [ "$(grep -c '^    monitors\.' named.out)" = 2 ] && grep -q '^    monitors\.perf-profile\.' named.out ||
 	fail "perf-profile beside a monitors key: $(cat named.out)"
 
+# A store written by earlier kdelta has a job under the name it gave (the
+# values in file order, defaults left out): runs go on there.
+printf 'monitors: {}\naim9: {testtime: 0.05s, test: creat-clo}\n' >old-store.yaml
+mkdir -m 700 w && mkdir -p old/aim9/0.05s-creat-clo
+"$KDELTA" run old-store.yaml --commit a --runs 1 --result-root old \
+	--work-dir w >/dev/null 2>run.err || fail "run into an old store: $(cat run.err)"
+[ -f old/aim9/0.05s-creat-clo/*/a/0/complete ] && [ ! -e old/aim9/creat-clo-0.05s ] ||
+	fail "the run did not go to the old store's directory: $(find old)"
+"$KDELTA" run old-store.yaml --commit a --runs 1 --result-root new \
+	--work-dir w >/dev/null 2>run.err || fail "run into a new store: $(cat run.err)"
+[ -f new/aim9/creat-clo-0.05s/*/a/0/complete ] ||
+	fail "the run did not go to lkp-tests' name: $(find new)"
+
 # The seed jobs of jobs/ are named like the robot's.
 names "$SRCDIR/jobs/seed-004-aim7.yaml" >seed-004
-grep -qx '1BRD_1G-xfs-disk_rr-3-1s-performance' seed-004 &&
+grep -qx 'performance-1BRD_1G-xfs-3-disk_rr-1s' seed-004 &&
 	[ "$(wc -l <seed-004)" -eq 18 ] || fail "seed-004-aim7.yaml: $(cat seed-004)"
-[ "$(names "$SRCDIR/jobs/seed-002-creat-clo-tmpfs.yaml")" = tmpfs-creat-clo-3s-performance ] ||
+[ "$(names "$SRCDIR/jobs/seed-002-creat-clo-tmpfs.yaml")" = performance-tmpfs-creat-clo-3s ] ||
 	fail "seed-002: $(names "$SRCDIR/jobs/seed-002-creat-clo-tmpfs.yaml")"
 finish

@@ -21,7 +21,7 @@ for p in testcase suite category runs disk fs fs_mount_options monitors \
 done
 grep -Eq "^ +runs \(integer, at least 1; default 3; not in the job's name\)\$" "$T/page" ||
 	fail "kdelta-job.5 lacks runs' type, bounds and default"
-grep -Eq '^ +load \(integer, 1 to 100000; required\)$' "$T/page" ||
+grep -Eq '^ +load \(integer, 1 to 100000\)$' "$T/page" ||
 	fail "kdelta-job.5 lacks aim7's load bounds"
 grep -q '^ *Recorded, not applied: kdelta runs the kernel the machine booted' "$T/page" ||
 	fail "kdelta-job.5 does not say kconfig is not applied"

@@ -45,7 +45,7 @@ else
 	[ "$(grep -c '^kdelta: cpufreq_governor performance not applied: the machine has no cpufreq (no /sys/devices/system/cpu/cpu\*/cpufreq)$' "$T/stderr")" = 1 ] ||
 		fail "the governor's note not printed once: $(cat "$T/stderr")"
 fi
-job=$(echo "$R"/aim7/1BRD_512M-xfs-disk_rr-2-0.1s-performance/*/"${labels[1]}"/0/job.yaml)
+job=$(echo "$R"/aim7/performance-1BRD_512M-xfs-2-disk_rr-0.1s/*/"${labels[1]}"/0/job.yaml)
 grep -q '^  not_applied:$' "$job" && grep -q '^    kconfig: kdelta runs the kernel' "$job" ||
 	fail "kdelta.not_applied is not recorded in $job"
 h=$(basename "$(dirname "$(dirname "$(dirname "$job")")")")
@@ -53,11 +53,11 @@ h=$(basename "$(dirname "$(dirname "$(dirname "$job")")")")
 "$KDELTA" compare --result-root "$R" --summary aim7.jobs-per-min "${labels[@]}" \
 	>"$T/summary" 2>"$T/err" || fail "--summary: $(cat "$T/err")"
 cat >"$T/groups" <<EOT
-aim7/1BRD_512M-ext4-creat-clo-2-0.1s-performance/$h
-aim7/1BRD_512M-ext4-disk_rr-2-0.1s-performance/$h
-aim7/1BRD_512M-xfs-creat-clo-2-0.1s-performance/$h
-aim7/1BRD_512M-xfs-disk_rr-2-0.1s-performance/$h
-aim7/1BRD_512M-xfs-sync_disk_rw-1-0.1s-performance/$h
+aim7/performance-1BRD_512M-ext4-2-creat-clo-0.1s/$h
+aim7/performance-1BRD_512M-ext4-2-disk_rr-0.1s/$h
+aim7/performance-1BRD_512M-xfs-1-sync_disk_rw-0.1s/$h
+aim7/performance-1BRD_512M-xfs-2-creat-clo-0.1s/$h
+aim7/performance-1BRD_512M-xfs-2-disk_rr-0.1s/$h
 EOT
 # The seed's lines lost their first blank to the mail's quoting, and the
 # header's last "\" went onto the GEO-MEAN row (testdata/render's file

@@ -256,9 +256,9 @@ static void test_job_errors(void)
 	expect_setup_error(NULL, NULL, "noatime",
 			   "fs_mount_options: 'noatime' needs a file system: add fs: xfs, ext4, btrfs or tmpfs");
 	expect_setup_error("/dev/sda", "ext4", NULL,
-			   "disk: expected 1BRD_<size>, like 1BRD_48G, got '/dev/sda'");
+			   "disk: expected <N>BRD_<size>, like 1BRD_48G or 4BRD_12G, got '/dev/sda'");
 	expect_setup_error("1BRD_4Q", "ext4", NULL,
-			   "disk: expected 1BRD_<size>, like 1BRD_48G, got '1BRD_4Q'");
+			   "disk: expected <N>BRD_<size> with N from 1 to 32, like 1BRD_48G or 4BRD_12G, got '1BRD_4Q'");
 	expect_setup_error("1BRD_64k", "tmpfs", NULL,
 			   "disk: 1BRD_64k is too small; use at least 1BRD_1M");
 	expect_setup_error("1BRD_1G", "f2fs", NULL,

@@ -7,14 +7,14 @@ static void test_runs(const char *test)
 	char *key = xasprintf("%s.ops_per_sec", test);
 	struct wl_outcome o;
 
-	wl_run("aim9", wl_params(wl, "test", test, "testtime", "0.3s", NULL),
+	wl_run("aim9", wl_params(wl, "test", test, "testtime", "0.1s", NULL),
 	       NULL, &o);
 	CHECK(o.status == 0);
 	CHECK_STR(o.err, "");
 	CHECK_POSITIVE(&o, key);
 	CHECK(wl_nr_lines(&o) == 1);
-	/* Even a slow machine does more than a few hundred per second. */
-	CHECK(wl_value(&o, key) > 256);
+	/* Even a slow, busy machine starts more than 10 shells a second. */
+	CHECK(wl_value(&o, key) > 10);
 	CHECK_STR(o.left.buf, "");
 	wl_outcome_release(&o);
 	free(key);
@@ -38,9 +38,13 @@ int main(void)
 	const struct param_spec *test = wl ? param_find(wl->section.params,
 							"test") : NULL;
 
+	size_t n = 0;
+
 	CHECK(test && test->type == PARAM_CHOICE);
-	for (size_t i = 0; test && test->choices[i]; i++)
+	/* All of lkp-tests' jobs/aim9.yaml, each runs and leaves nothing. */
+	for (size_t i = 0; test && test->choices[i]; i++, n++)
 		test_runs(test->choices[i]);
+	CHECK(n == 60);
 	test_unwritable();
 	return check_done();
 }

@@ -11,6 +11,9 @@
  *   disk_rd        read the file sequentially;
  *   disk_rr        read the file's blocks at random offsets;
  *   disk_rw        write the file's blocks at random offsets;
+ *   disk_src       search a directory of 64 files: one readdir() scan for
+ *                  a name, then 100 lookups by name (stat()), half of them
+ *                  of names not there (AIM's "directory searches");
  *   disk_wrt       create the file, write it, close and unlink it;
  *   sync_disk_cp, sync_disk_rw, sync_disk_wrt: the same with every write
  *                  synchronous (O_SYNC).
@@ -20,13 +23,16 @@
  * together once all are ready, report through shared memory, and die with
  * their parent (PR_SET_PDEATHSIG).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -34,6 +40,14 @@
 #include "kdelta/proc.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
+
+/* disk_src: files in each worker's directory, lookups per job. */
+#define AIM7_SRC_FILES 64
+#define AIM7_SRC_LOOKUPS 100
+
+/* The most workers: load's bound. */
+#define AIM7_MAX_LOAD 100000
+#define AIM7_MAX_LOAD_TEXT "100000"
 
 /* creat-clo: creat+close pairs per job. */
 #define AIM7_CREAT_CLO_PER_JOB 100
@@ -196,6 +210,72 @@ static int job_wrt(struct aim7_worker *w, struct kd_err *err)
 				 err);
 }
 
+/*
+ * disk_src's directory (the worker's "file"): AIM7_SRC_FILES empty files
+ * f0, f1, ... made before the clock.
+ */
+static int aim7_make_src_dir(const struct aim7_worker *w, struct kd_err *err)
+{
+	char name[96];
+
+	if (mkdir(w->file, 0755) < 0)
+		return kd_error(err, "mkdir %s: %s", w->file, strerror(errno));
+	for (int i = 0; i < AIM7_SRC_FILES; i++) {
+		snprintf(name, sizeof(name), "%s/f%d", w->file, i);
+		if (wl_creat_close(name, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Removes what aim7_make_src_dir() made, as far as it got. */
+static void aim7_remove_src_dir(const char *dir)
+{
+	char name[96];
+
+	for (int i = 0; i < AIM7_SRC_FILES; i++) {
+		snprintf(name, sizeof(name), "%s/f%d", dir, i);
+		unlink(name);
+	}
+	rmdir(dir);
+}
+
+/*
+ * disk_src, directory searches: one scan of the directory's entries for
+ * a name (readdir), then AIM7_SRC_LOOKUPS lookups by name (stat), half of
+ * them of names that are not there.
+ */
+static int job_src(struct aim7_worker *w, struct kd_err *err)
+{
+	DIR *dir = opendir(w->file);
+	struct dirent *de;
+	struct stat st;
+	char name[96];
+	int found = 0;
+
+	if (!dir)
+		return kd_error(err, "opendir %s: %s", w->file, strerror(errno));
+	snprintf(name, sizeof(name), "f%d",
+		 (int)(aim7_random(w) % AIM7_SRC_FILES));
+	while ((de = readdir(dir)))
+		found += !strcmp(de->d_name, name);
+	closedir(dir);
+	if (found != 1)
+		return kd_error(err, "%s: %s is not in it", w->file, name);
+	for (int i = 0; i < AIM7_SRC_LOOKUPS; i++) {
+		int f = (int)(aim7_random(w) % (2 * AIM7_SRC_FILES));
+		bool there;
+
+		snprintf(name, sizeof(name), "%s/f%d", w->file, f);
+		there = !stat(name, &st);
+		if (there != (f < AIM7_SRC_FILES))
+			return kd_error(err, "stat %s: %s", name,
+					there ? "there, but not made" :
+						strerror(errno));
+	}
+	return 0;
+}
+
 /* In the order of aim7_test_names[]. */
 static const struct aim7_test aim7_tests[] = {
 	{ "creat-clo", job_creat_clo, false, false },
@@ -203,6 +283,7 @@ static const struct aim7_test aim7_tests[] = {
 	{ "disk_rd", job_rd, true, false },
 	{ "disk_rr", job_rr, true, false },
 	{ "disk_rw", job_rw, true, false },
+	{ "disk_src", job_src, false, false },
 	{ "disk_wrt", job_wrt, false, false },
 	{ "sync_disk_cp", job_cp, true, true },
 	{ "sync_disk_rw", job_rw, true, true },
@@ -210,8 +291,8 @@ static const struct aim7_test aim7_tests[] = {
 };
 
 static const char *const aim7_test_names[] = {
-	"creat-clo", "disk_cp", "disk_rd", "disk_rr", "disk_rw", "disk_wrt",
-	"sync_disk_cp", "sync_disk_rw", "sync_disk_wrt", NULL,
+	"creat-clo", "disk_cp", "disk_rd", "disk_rr", "disk_rw", "disk_src",
+	"disk_wrt", "sync_disk_cp", "sync_disk_rw", "sync_disk_wrt", NULL,
 };
 
 /* The prepared file, written and synced, open for the timed jobs. */
@@ -219,6 +300,8 @@ static int aim7_prepare(struct aim7_worker *w, struct kd_err *err)
 {
 	int fd;
 
+	if (w->p->test->job == job_src)
+		return aim7_make_src_dir(w, err);
 	if (!w->p->test->prepared)
 		return 0;
 	fd = open(w->file, O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -471,6 +554,8 @@ static void aim7_pool_release(struct aim7_pool *pool)
 	}
 	for (int64_t i = 0; i < pool->started; i++) {
 		aim7_file_names(pool->p, i, file, copy);
+		if (pool->p->test->job == job_src)
+			aim7_remove_src_dir(file);
 		unlink(file);
 		unlink(copy);
 	}
@@ -487,11 +572,72 @@ static const struct aim7_test *aim7_test_find(const char *name)
 	return NULL;
 }
 
+/*
+ * nr_task: a number of tasks, or a percentage of the CPUs ("200%"), as
+ * lkp-tests reads it: the CPUs times the percentage, rounded down, at
+ * least 1.
+ */
+static int parse_nr_task(const char *s, long cpus, int64_t *tasks,
+			 struct kd_err *err)
+{
+	size_t len = strlen(s);
+	double pct;
+	char *end;
+
+	if (len && s[len - 1] == '%') {
+		errno = 0;
+		pct = strtod(s, &end);
+		if (end != s + len - 1 || errno || !(pct > 0) || pct > 1e6 ||
+		    !isdigit((unsigned char)*s))
+			return kd_error(err, "expected a number of tasks or a percentage of the CPUs like 200%%, got '%s'",
+					s);
+		*tasks = (int64_t)(pct * (double)cpus / 100);
+		if (*tasks < 1)
+			*tasks = 1;
+		return 0;
+	}
+	if (parse_int(s, tasks, NULL) || *tasks < 1 || *tasks > AIM7_MAX_LOAD)
+		return kd_error(err, "expected a number of tasks from 1 to %d or a percentage of the CPUs like 200%%, got '%s'",
+				AIM7_MAX_LOAD, s);
+	return 0;
+}
+
+static int check_nr_task(const char *value, struct kd_err *err)
+{
+	int64_t tasks;
+
+	return parse_nr_task(value, 1, &tasks, err);
+}
+
+/* nr_task, when given, or load: the workers (lkp-tests' rule). */
+static int64_t aim7_load(const struct jnode *params)
+{
+	const char *nr_task = jnode_str(params, "nr_task");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int64_t tasks;
+
+	if (nr_task && *nr_task &&
+	    !parse_nr_task(nr_task, cpus > 0 ? cpus : 1, &tasks, NULL))
+		return tasks < AIM7_MAX_LOAD ? tasks : AIM7_MAX_LOAD;
+	return jnode_int(params, "load");
+}
+
+static int aim7_constraints(const struct jnode *section, const char **at,
+			    struct kd_err *err)
+{
+	const char *nr_task = jnode_str(section, "nr_task");
+
+	*at = NULL;
+	if (!jnode_get(section, "load") && !(nr_task && *nr_task))
+		return kd_error(err, "aim7: give load (the worker processes) or nr_task");
+	return 0;
+}
+
 static int aim7_run(const struct jnode *params, FILE *out, struct kd_err *err)
 {
 	struct aim7_params p = {
 		.test = aim7_test_find(jnode_str(params, "test")),
-		.load = jnode_int(params, "load"),
+		.load = aim7_load(params),
 		.file_size = jnode_size(params, "file_size"),
 		.block_size = jnode_size(params, "block_size"),
 		.testtime = jnode_duration(params, "testtime"),
@@ -520,10 +666,14 @@ static int aim7_run(const struct jnode *params, FILE *out, struct kd_err *err)
 static const struct param_spec aim7_params[] = {
 	{ .name = "test", .type = PARAM_CHOICE, .choices = aim7_test_names,
 	  .choices_are = "aim7 tests kdelta implements", .required = true,
-	  .help = "what every worker repeats: creat-clo (creat and close its file 100 times), disk_cp (copy its file), disk_rd (read it), disk_rr (read its blocks at random), disk_rw (write its blocks at random), disk_wrt (create, write and unlink it), sync_disk_cp, sync_disk_rw, sync_disk_wrt (the same with O_SYNC writes)" },
-	{ .name = "load", .type = PARAM_INT, .required = true, .min = "1",
-	  .max = "100000",
-	  .help = "worker processes running at once, like 3000 in seed 004; the result, jobs-per-min, counts the jobs of all workers" },
+	  .lkp_option = true,
+	  .help = "what every worker repeats: creat-clo (creat and close its file 100 times), disk_cp (copy its file), disk_rd (read it), disk_rr (read its blocks at random), disk_rw (write its blocks at random), disk_src (search a directory of 64 files: a readdir scan and 100 stat lookups, half of them misses), disk_wrt (create, write and unlink it), sync_disk_cp, sync_disk_rw, sync_disk_wrt (the same with O_SYNC writes)" },
+	{ .name = "load", .type = PARAM_INT, .min = "1",
+	  .max = AIM7_MAX_LOAD_TEXT, .lkp_option = true,
+	  .help = "worker processes running at once, like 3000 in seed 004; the result, jobs-per-min, counts the jobs of all workers; this or nr_task is required" },
+	{ .name = "nr_task", .type = PARAM_STRING, .check = check_nr_task,
+	  .lkp_option = true,
+	  .help = "instead of load, as in lkp-tests: the worker processes, or a percentage of the CPUs like 200% (rounded down, at least 1)" },
 	{ .name = "testtime", .type = PARAM_DURATION, .def = "10s",
 	  .min = "1ms",
 	  .help = "how long each worker repeats its job; a job under way is finished" },
@@ -560,6 +710,7 @@ const struct workload workload_aim7 = {
 		.summary = "AIM Suite VII, as LKP runs it: one test, repeated by load processes for testtime; result jobs-per-min",
 		.params = aim7_params,
 		.renamed = aim7_renamed,
+		.constraints = aim7_constraints,
 	},
 	.metrics = aim7_metrics,
 	.run = aim7_run,
