@@ -487,6 +487,10 @@ static int take_run_lock(const struct run_args *a, const struct work_dir *wd,
 			sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
 		status = 128 + sig;
 		break;
+	case RUN_LOCK_REFUSED:
+		cmd_error("run", "%s", err.msg);
+		status = KD_EXIT_USAGE;
+		break;
 	case RUN_LOCK_ERROR:
 		cmd_error("run", "the machine's run lock: %s",
 			err.msg);

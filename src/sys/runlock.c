@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The machine's run lock; see kdelta/runlock.h. */
+/*
+ * The machine's run lock and kdelta's other lock files; see
+ * kdelta/runlock.h.
+ *
+ * An fcntl() lock can be taken by anybody who may open the file: a read
+ * lock needs only read permission.  So a lock file is a regular file of
+ * the user kdelta runs as that nobody else may open (mode 0600), and one
+ * that is not (an older kdelta made them 0644) is replaced, never merely
+ * chmod'ed: whoever opened it before keeps a descriptor of the old file,
+ * and a lock taken through that no longer counts.  Once the lock is
+ * taken, the name must still be the file locked: when another kdelta
+ * replaced it meanwhile, the lock is taken again on the new file.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +27,8 @@
 
 /* How often a waiting kdelta tries again, in milliseconds. */
 #define RUN_LOCK_POLL_MS 250
+/* Opening, replacing an unfit file, losing the race to one who did. */
+#define LOCK_FILE_ATTEMPTS 20
 
 char *run_lock_path(void)
 {
@@ -33,19 +48,131 @@ char *run_lock_path(void)
 	return xasprintf("%s/.cache/kdelta/run.lock", home && *home ? home : "/tmp");
 }
 
-/* The directory of path, made if missing (only its last component). */
-static int make_parent(const char *path, struct kd_err *err)
+/* The directory of path ("." for a bare name).  Caller frees. */
+static char *parent_of(const char *path)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int ret = 0;
+	const char *slash = strrchr(path, '/');
 
-	if (slash && slash != dir) {
-		*slash = '\0';
-		if (mkdir_p(dir, err) < 0)
-			ret = -1;
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, slash - path);
+}
+
+/*
+ * Whether a user other than root and us could replace what a directory
+ * holds: it is theirs, or they may write it and it lacks the sticky bit
+ * (which keeps them from renaming or removing what is not theirs).
+ */
+static bool others_control(const struct stat *st)
+{
+	return (st->st_uid != 0 && st->st_uid != geteuid()) ||
+	       ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX));
+}
+
+static int check_dir(const char *lock, const char *dir, struct kd_err *err)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return kd_error(err, "%s: %s", dir, strerror(errno));
+	if (!others_control(&st))
+		return 0;
+	kd_error(err, "refusing the lock file %s: another user could replace it (%s belongs to uid %u, mode %04o); give one in a directory that only you and root may write",
+		 lock, dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return -2;
+}
+
+/*
+ * The directory of the machine's run lock and every one above it (with
+ * symbolic links resolved) such that no other user can put a file of
+ * theirs in the lock's place: 0, -1 on errors, -2 when one is not.
+ */
+static int check_trusted_dirs(const char *path, struct kd_err *err)
+{
+	char *dir = parent_of(path), *real = realpath(dir, NULL);
+	struct strbuf prefix = STRBUF_INIT;
+	int ret;
+
+	if (!real) {
+		ret = kd_error(err, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return ret;
 	}
+	ret = check_dir(path, "/", err);
+	for (const char *s = real + 1; *s && !ret;) {
+		size_t n = strcspn(s, "/");
+
+		strbuf_addch(&prefix, '/');
+		strbuf_add(&prefix, s, n);
+		ret = check_dir(path, prefix.buf, err);
+		s += n + (s[n] == '/');
+	}
+	strbuf_release(&prefix);
+	free(real);
 	free(dir);
 	return ret;
+}
+
+/* A lock file nobody but us may open: ours, regular, 0600, one name. */
+static bool private_file(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_uid == geteuid() &&
+	       !(st->st_mode & 077) && st->st_nlink == 1;
+}
+
+/* A new private file in path's place (rename() replaces atomically). */
+static int replace_file(const char *path, struct kd_err *err)
+{
+	char *tmp = xasprintf("%s.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		ret = kd_error(err, "%s: %s", tmp, strerror(errno));
+	else if (rename(tmp, path) < 0)
+		ret = kd_error(err, "replacing %s: %s", path, strerror(errno));
+	if (fd >= 0) {
+		if (ret < 0)
+			unlink(tmp);
+		close(fd);
+	}
+	free(tmp);
+	return ret;
+}
+
+/* The lock file, opened: private, replaced when it is not. */
+static int open_private(const char *path, struct kd_err *err)
+{
+	for (int attempt = 0; attempt < LOCK_FILE_ATTEMPTS; attempt++) {
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+				    O_NONBLOCK, 0600);
+		struct stat st;
+
+		if (fd < 0 && errno != ELOOP && errno != ENXIO)
+			return kd_error(err, "%s: %s", path, strerror(errno));
+		if (fd >= 0 && fstat(fd, &st) < 0) {
+			kd_error(err, "%s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (fd >= 0 && private_file(&st))
+			return fd;
+		/* A symbolic link, a FIFO, another's or a readable file. */
+		if (fd >= 0)
+			close(fd);
+		if (replace_file(path, err) < 0)
+			return -1;
+	}
+	return kd_error(err, "%s: replaced again and again while kdelta took it",
+			path);
+}
+
+/* Whether path still names the file fd is. */
+static bool still_named(int fd, const char *path)
+{
+	struct stat mine, named;
+
+	return fstat(fd, &mine) == 0 && stat(path, &named) == 0 &&
+	       mine.st_dev == named.st_dev && mine.st_ino == named.st_ino;
 }
 
 static int try_lock(int fd)
@@ -67,6 +194,7 @@ static void describe_holder(int fd, struct strbuf *out)
 		buf[n] = '\0';
 		strbuf_addstr(out, buf);
 		strbuf_rtrim(out);
+		make_printable(out->buf);
 	}
 	if (!out->len && fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
 		strbuf_addf(out, "process %ld", (long)fl.l_pid);
@@ -86,27 +214,34 @@ static int pause_or_cancel(int cancel_fd)
 	return poll(&p, 1, RUN_LOCK_POLL_MS) > 0;
 }
 
-static enum run_lock_result wait_for(int fd, const char *path, bool wait,
-				     int cancel_fd,
-				     void (*waiting)(const char *, void *),
-				     void *arg, struct kd_err *err)
+struct lock_wait {
+	const char *what;	/* "the machine's run lock" */
+	bool wait;
+	int cancel_fd;
+	void (*waiting)(const char *holder, void *arg);
+	void *arg;
+	bool said;		/* waiting() was called */
+};
+
+static enum run_lock_result wait_for(int fd, const char *path,
+				     struct lock_wait *w, struct kd_err *err)
 {
 	struct strbuf holder = STRBUF_INIT;
 	enum run_lock_result ret = RUN_LOCK_TAKEN;
 
 	describe_holder(fd, &holder);
-	if (!wait) {
-		kd_error(err, "%s holds the machine's run lock %s", holder.buf,
-			 path);
+	if (!w->wait) {
+		kd_error(err, "%s holds %s %s", holder.buf, w->what, path);
 		ret = RUN_LOCK_BUSY;
-	} else if (waiting) {
-		waiting(holder.buf, arg);
+	} else if (w->waiting && !w->said) {
+		w->waiting(holder.buf, w->arg);
+		w->said = true;
 	}
 	while (ret == RUN_LOCK_TAKEN && try_lock(fd) < 0) {
 		if (errno != EAGAIN && errno != EACCES && errno != EINTR) {
 			kd_error(err, "locking %s: %s", path, strerror(errno));
 			ret = RUN_LOCK_ERROR;
-		} else if (pause_or_cancel(cancel_fd)) {
+		} else if (pause_or_cancel(w->cancel_fd)) {
 			ret = RUN_LOCK_CANCELLED;
 		}
 	}
@@ -114,41 +249,95 @@ static enum run_lock_result wait_for(int fd, const char *path, bool wait,
 	return ret;
 }
 
-enum run_lock_result run_lock_take(struct run_lock *lock, const char *path,
-				   const char *who, bool wait, int cancel_fd,
-				   void (*waiting)(const char *holder, void *arg),
-				   void *arg, struct kd_err *err)
+/* Opens and locks path: RUN_LOCK_TAKEN with *fd, or why not. */
+static enum run_lock_result lock_once(const char *path, struct lock_wait *w,
+				      int *fd_out, struct kd_err *err)
 {
 	enum run_lock_result ret = RUN_LOCK_TAKEN;
-	int fd;
+	int fd = open_private(path, err);
 
-	lock->fd = -1;
-	if (make_parent(path, err) < 0)
+	if (fd < 0)
 		return RUN_LOCK_ERROR;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		kd_error(err, "%s: %s", path, strerror(errno));
-		return RUN_LOCK_ERROR;
-	}
 	if (try_lock(fd) < 0) {
 		if (errno != EAGAIN && errno != EACCES) {
 			kd_error(err, "locking %s: %s", path, strerror(errno));
 			ret = RUN_LOCK_ERROR;
 		} else {
-			ret = wait_for(fd, path, wait, cancel_fd, waiting, arg,
-				       err);
+			ret = wait_for(fd, path, w, err);
 		}
 	}
 	if (ret != RUN_LOCK_TAKEN) {
 		close(fd);
 		return ret;
 	}
+	*fd_out = fd;
+	return ret;
+}
+
+static enum run_lock_result take(struct run_lock *lock, const char *path,
+				 const char *who, struct lock_wait *w,
+				 struct kd_err *err)
+{
+	enum run_lock_result ret = RUN_LOCK_ERROR;
+	int fd = -1;
+
+	lock->fd = -1;
+	for (int attempt = 0; attempt < LOCK_FILE_ATTEMPTS; attempt++) {
+		ret = lock_once(path, w, &fd, err);
+		if (ret != RUN_LOCK_TAKEN || still_named(fd, path))
+			break;
+		/* Replaced by another kdelta while we waited: its file counts. */
+		close(fd);
+		fd = -1;
+		kd_error(err, "%s: replaced again and again while kdelta took it",
+			 path);
+		ret = RUN_LOCK_ERROR;
+	}
+	if (ret != RUN_LOCK_TAKEN)
+		return ret;
 	/* Only for those who wait: a failure here changes nothing. */
 	if (ftruncate(fd, 0) == 0 && pwrite(fd, who, strlen(who), 0) < 0) {
 		/* nothing to do */
 	}
 	lock->fd = fd;
 	return RUN_LOCK_TAKEN;
+}
+
+enum run_lock_result run_lock_take(struct run_lock *lock, const char *path,
+				   const char *who, bool wait, int cancel_fd,
+				   void (*waiting)(const char *holder, void *arg),
+				   void *arg, struct kd_err *err)
+{
+	struct lock_wait w = {
+		.what = "the machine's run lock", .wait = wait,
+		.cancel_fd = cancel_fd, .waiting = waiting, .arg = arg,
+	};
+	char *dir = parent_of(path);
+	int ret = mkdir_p(dir, err);
+
+	free(dir);
+	lock->fd = -1;
+	if (ret < 0)
+		return RUN_LOCK_ERROR;
+	ret = check_trusted_dirs(path, err);
+	if (ret)
+		return ret == -2 ? RUN_LOCK_REFUSED : RUN_LOCK_ERROR;
+	return take(lock, path, who, &w, err);
+}
+
+enum run_lock_result lock_file_try(struct run_lock *lock, const char *path,
+				   const char *what, const char *who,
+				   struct kd_err *err)
+{
+	struct lock_wait w = { .what = what, .cancel_fd = -1 };
+	char *dir = parent_of(path);
+	int ret = mkdir_p(dir, err);
+
+	free(dir);
+	lock->fd = -1;
+	if (ret < 0)
+		return RUN_LOCK_ERROR;
+	return take(lock, path, who, &w, err);
 }
 
 void run_lock_release(struct run_lock *lock)

@@ -7,13 +7,13 @@ source "$SRCDIR/tests/robot/small.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 small_robot robot-lock "$T/repo/bench"
 
-# Another holder of the lock (an fcntl lock, as kdelta's), until told.
+# Another holder of the lock (an fcntl lock on a private file, as
+# kdelta's), until told.
 python3 -c '
 import fcntl, os, sys, time
-f = open(sys.argv[1], "w")
-fcntl.lockf(f, fcntl.LOCK_EX)
-f.write("the holder of this test")
-f.flush()
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+os.write(fd, b"the holder of this test")
 open(sys.argv[2], "w").write("held")
 while not os.path.exists(sys.argv[3]):
     time.sleep(0.1)

@@ -62,7 +62,8 @@ fi
 # says so once, and the runs go on with process groups.
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"
-	mkdir -m 777 "$T/nobody"
+	mkdir -m 755 "$T/nobody"
+	chown 65534 "$T/nobody"
 	KDELTA_RUN_LOCK="$T/nobody/run.lock" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$KDELTA" run \
 		"$T/quick.yaml" --commit k --runs 2 --result-root "$T/nobody/r" \

@@ -52,8 +52,11 @@ run --work-dir "$T/pub/mine" 2>"$T/stderr" || fail "run in pub/mine: $(cat "$T/s
 as_nobody ls "$T/pub/mine" >/dev/null 2>&1 && fail "nobody can list root's work directory"
 as_nobody mv "$T/pub/mine" "$T/pub/moved" 2>/dev/null && fail "nobody renamed root's work directory"
 
-# An ordinary user's default: ${XDG_CACHE_HOME:-~/.cache}/kdelta/work.
-mkdir -m 777 "$T/cache"
+# An ordinary user's default: ${XDG_CACHE_HOME:-~/.cache}/kdelta/work,
+# in a directory of theirs (their run lock is refused in one that another
+# may write).
+mkdir -m 755 "$T/cache"
+chown 65534 "$T/cache"
 # Its run lock too, without XDG_RUNTIME_DIR.
 as_nobody env -u KDELTA_RUN_LOCK -u XDG_RUNTIME_DIR XDG_CACHE_HOME="$T/cache" \
 	"$KDELTA" run "$T/job.yaml" --commit c \
