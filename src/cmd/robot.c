@@ -15,6 +15,7 @@
 #include "kdelta/executor.h"
 #include "kdelta/proc.h"
 #include "kdelta/robot.h"
+#include "kdelta/robot-lock.h"
 #include "kdelta/robot-state.h"
 #include "kdelta/util.h"
 #include "kdelta/run-recover.h"
@@ -52,10 +53,14 @@ static const char robot_usage[] =
 	"\n"
 	"The runs' own lines go to <work dir>/robot-runs.log, build logs beside it.\n"
 	"\n"
+	"One robot at a time works on a state and on a repository: another one\n"
+	"(a cron job that overlaps itself) exits at once with status 8.\n"
+	"\n"
 	"Exit status: 0 done (also when SIGTERM or SIGINT ends the loop), 1 an\n"
 	"error ended the robot (its state, the store, git), 2 bad usage or a bad\n"
 	"configuration, 4 the result root or the work directory could not be\n"
-	"written, 128+N a --once pass stopped by signal N.  See kdelta(1).\n";
+	"written, 8 another robot is at work on the same state or repository,\n"
+	"128+N a --once pass stopped by signal N.  See kdelta(1).\n";
 
 struct robot_args {
 	bool once, status, cancel;
@@ -222,8 +227,8 @@ static int cancel_batches(struct robot_state *st, struct executor *ex,
 }
 
 /* The work directory, the executor, the state: then the passes. */
-static int robot(const struct robot_args *a, const struct robot_config *cfg,
-		 int cancel_fd)
+static int robot_locked(const struct robot_args *a,
+			const struct robot_config *cfg, int cancel_fd)
 {
 	struct work_dir wd = { .fd = -1 };
 	struct strbuf notes = STRBUF_INIT;
@@ -269,6 +274,27 @@ static int robot(const struct robot_args *a, const struct robot_config *cfg,
 	executor_release(o.executor);
 	fclose(lo.log);
 	work_dir_close(&wd);
+	return status;
+}
+
+/*
+ * The robot's locks (robot-lock.h), then the rest: another robot at work
+ * on the same state or repository is exit status 8, with nothing done.
+ */
+static int robot(const struct robot_args *a, const struct robot_config *cfg,
+		 int cancel_fd)
+{
+	struct robot_lock lock;
+	struct kd_err err;
+	int ret = robot_lock_take(cfg, &lock, &err), status;
+
+	if (ret) {
+		cmd_error("robot", "%s%s", err.msg, ret > 0 ?
+			  "; another robot is at work there: nothing done" : "");
+		return ret > 0 ? KD_EXIT_BUSY : KD_EXIT_WRITE;
+	}
+	status = robot_locked(a, cfg, cancel_fd);
+	robot_lock_release(&lock);
 	return status;
 }
 
