@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "kdelta/err.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/stats.h"
 #include "kdelta/strbuf.h"
 
@@ -168,6 +169,14 @@ struct comparison {
 	/* What cells' shared samples point into (comparison_add_matrices). */
 	double **sample_blocks;
 	size_t nsample_blocks;
+	/*
+	 * What kdelta knows of the metrics' sources, which describes every
+	 * row (kind, direction, floor, workload result or not): the
+	 * runner's monitors and workloads (metric_catalogue_default()), set
+	 * before comparison_add_matrices(); NULL: lkp-tests' rules and the
+	 * generic ones only.
+	 */
+	const struct metric_catalogue *catalogue;
 };
 
 /* The confidence of a workload result's interval, in percent. */
@@ -179,6 +188,22 @@ struct compare_options {
 	double min_change;	/* percent, for workload results */
 	bool all;		/* list unchanged metrics too */
 };
+
+/* The defaults of --fdr and --min-change (percent). */
+#define COMPARE_DEFAULT_FDR 0.05
+#define COMPARE_DEFAULT_MIN_CHANGE 1.0
+
+/*
+ * compare's defaults, for every command that decides comparisons: --test
+ * welch, --fdr and --min-change as above, --all off.
+ */
+void compare_options_init(struct compare_options *opt);
+
+/*
+ * The defaults, for every command that decides comparisons: --test welch,
+ * --fdr and --min-change as above, --all off.
+ */
+void compare_options_init(struct compare_options *opt);
 
 /*
  * Fills every cell's summary, change, test, q-value and verdict (with the
@@ -239,5 +264,35 @@ void render_json(const struct comparison *const *cmps, size_t n,
 		 const struct compare_options *opt, struct strbuf *out);
 void render_csv(const struct comparison *const *cmps, size_t n,
 		const struct compare_options *opt, struct strbuf *out);
+
+/*
+ * The rows of a comparison (src/compare/comparison.c).
+ */
+struct matrix;
+
+/*
+ * Fills cmp->rows from one matrix per variant (cmp->nvariants of them):
+ * the union of their metrics, each cell's samples (the values present) and
+ * sum.n, NULL samples where a variant lacks the metric.  A failure stat's
+ * cell holds every run; any other leaves out the incomplete runs.
+ * It takes the matrices' names and values over (cells point into the
+ * values where they can): the caller still releases the matrices, but
+ * reads nothing more of them.
+ */
+void comparison_add_matrices(struct comparison *cmp,
+			     struct matrix *const *matrices);
+/* Frees a row: its cells' own samples, its name. */
+void metric_row_release(struct metric_row *row, size_t nvariants);
+/* Frees everything a comparison owns and zeroes it. */
+void comparison_release(struct comparison *cmp);
+/* Frees v's run names and notes (comparison_release() calls it). */
+void variant_release_runs(struct variant *v);
+/*
+ * Keeps the rows for which keep(row, ctx) is true, in their order, and
+ * frees the others.
+ */
+void comparison_keep_rows(struct comparison *cmp,
+			  bool (*keep)(const struct metric_row *, void *),
+			  void *ctx);
 
 #endif

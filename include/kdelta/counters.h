@@ -36,10 +36,12 @@ struct series_set {
 void series_add(struct series_set *set, const char *metric, double time,
 		double value);
 /*
- * Adds each series' run value to stats by its kind.  A rate needs two
+ * Adds each series' run value to stats by its kind, which the metrics'
+ * source declares in specs (metric_kind_declared()).  A rate needs two
  * samples at different times; a series without them is left out.
  */
-void series_aggregate(const struct series_set *set, json_t *stats);
+void series_aggregate(const struct series_set *set,
+		      const struct metric_spec *specs, json_t *stats);
 void series_release(struct series_set *set);
 
 /*

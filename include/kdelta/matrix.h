@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kdelta/compare.h"
 #include "kdelta/err.h"
 #include "kdelta/strbuf.h"
 
@@ -71,47 +70,5 @@ int matrix_from_stats(const char *const *stats_paths, size_t n,
  */
 void matrix_to_json(const struct matrix *m, struct strbuf *out);
 void matrix_release(struct matrix *m);
-
-/*
- * Metric families: a key metric is a workload result, anything whose
- * source (the part before the first '.') is not a monitor -- one of kdelta's
- * (monitor_find()) or one of lkp-tests' well-known monitors.
- */
-bool metric_is_key(const char *name);
-/*
- * lkp-tests' failure stats (dmesg.*, kmsg.*, last_state.*, stderr.*): they
- * count every run, incomplete ones too.
- */
-bool metric_is_failure_stat(const char *name);
-/*
- * An event counter that its monitor reports as zero when nothing happened,
- * so that a run lacking it counts as zero, not as absent.
- */
-bool metric_absent_means_zero(const char *name);
-
-/*
- * Fills cmp->rows from one matrix per variant (cmp->nvariants of them):
- * the union of their metrics, each cell's samples (the values present) and
- * sum.n, NULL samples where a variant lacks the metric.  A failure stat's
- * cell holds every run; any other leaves out the incomplete runs.
- * It takes the matrices' names and values over (cells point into the
- * values where they can): the caller still releases the matrices, but
- * reads nothing more of them.
- */
-void comparison_add_matrices(struct comparison *cmp,
-			     struct matrix *const *matrices);
-/* Frees a row: its cells' own samples, its name. */
-void metric_row_release(struct metric_row *row, size_t nvariants);
-/* Frees everything a comparison owns and zeroes it. */
-void comparison_release(struct comparison *cmp);
-/* Frees v's run names and notes (comparison_release() calls it). */
-void variant_release_runs(struct variant *v);
-/*
- * Keeps the rows for which keep(row, ctx) is true, in their order, and
- * frees the others.
- */
-void comparison_keep_rows(struct comparison *cmp,
-			  bool (*keep)(const struct metric_row *, void *),
-			  void *ctx);
 
 #endif

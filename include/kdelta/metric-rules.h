@@ -3,6 +3,7 @@
 #define KDELTA_METRIC_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * What kdelta knows about a metric from its name: how a run's samples
@@ -94,9 +95,48 @@ struct metric_info {
 	bool absent_zero;	/* a counter, or declared absent_zero */
 };
 
-void metric_describe(const char *name, struct metric_info *info);
+/*
+ * What kdelta knows of the sources of metrics beyond lkp-tests' rules: its
+ * own monitors and workloads, each with its declarations.  The runner's
+ * registries make it (metric_catalogue_default(), kdelta/catalogue.h);
+ * whatever describes metrics is passed one, so that nothing below the
+ * runner knows a monitor or a workload by name.  NULL, or an empty one:
+ * no source known, lkp-tests' rules and the generic ones only.
+ */
+struct metric_source {
+	const char *name;		/* "proc-vmstat", "aim9" */
+	const struct metric_spec *metrics;
+	/*
+	 * One of kdelta's monitors: its metrics are monitor metrics, never
+	 * workload results, and lkp_metrics[] does not apply to them.
+	 */
+	bool monitor;
+	bool perturbs;		/* it slows the workload (struct monitor) */
+};
 
-enum metric_kind metric_kind(const char *name);
+struct metric_catalogue {
+	const struct metric_source *sources;
+	size_t n;
+};
+
+/* The source named name[0..len), or NULL. */
+const struct metric_source *
+metric_catalogue_find(const struct metric_catalogue *cat, const char *name,
+		      size_t len);
+
+void metric_describe(const struct metric_catalogue *cat, const char *name,
+		     struct metric_info *info);
+
+enum metric_kind metric_kind(const struct metric_catalogue *cat,
+			     const char *name);
+
+/*
+ * The kind of a metric by its own source's declarations (specs) and the
+ * generic rules: for a monitor aggregating its own samples, which knows
+ * its declarations without a catalogue.
+ */
+enum metric_kind metric_kind_declared(const struct metric_spec *specs,
+				      const char *name);
 
 /*
  * +1 when higher is better, -1 when lower is better, 0 when unknown.
@@ -104,19 +144,39 @@ enum metric_kind metric_kind(const char *name);
  * component of the name, higher for ops_per_sec, jobs_per_min, throughput,
  * per_sec, lower for usecs, latency, elapsed, time.
  */
-int metric_direction(const char *name);
+int metric_direction(const struct metric_catalogue *cat, const char *name);
 
 /*
  * Metrics that are percentages already, whose change is shown as an
  * absolute difference: declared so, or ending in '%'.
  */
-bool metric_is_percent(const char *name);
+bool metric_is_percent(const struct metric_catalogue *cat, const char *name);
 
 /*
  * The floor of a monitor metric; undeclared: kdelta's 5% relative change
  * (see src/stats/metric-rules.c for why 5%).
  */
-const struct metric_floor *metric_floor(const char *name);
+const struct metric_floor *metric_floor(const struct metric_catalogue *cat,
+					const char *name);
+
+/*
+ * Metric families: a key metric is a workload result, anything whose
+ * source (the part before the first '.') is not a monitor -- one of
+ * kdelta's (the catalogue's) or one of lkp-tests' well-known monitors.
+ */
+bool metric_is_key(const struct metric_catalogue *cat, const char *name);
+
+/*
+ * lkp-tests' failure stats (dmesg.*, kmsg.*, last_state.*, stderr.*): they
+ * count every run, incomplete ones too.
+ */
+bool metric_is_failure_stat(const char *name);
+/*
+ * An event counter that its monitor reports as zero when nothing happened,
+ * so that a run lacking it counts as zero, not as absent.
+ */
+bool metric_absent_means_zero(const struct metric_catalogue *cat,
+			      const char *name);
 
 /*
  * The name a metric has today: lkp-tests' for the results that kdelta 0.1

@@ -18,7 +18,8 @@
 #include <string.h>
 
 #include "kdelta/bisect.h"
-#include "kdelta/compare-args.h"
+#include "kdelta/catalogue.h"
+#include "kdelta/compare-load.h"
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
 #include "kdelta/matrix.h"
@@ -236,8 +237,8 @@ static int compare_commits(struct bisect *b, const char *base,
 			   struct kd_err *err)
 {
 	char *dirs[2] = { commit_dir(b, base), commit_dir(b, hash) };
-	int ret = compare_dirs((const char *const *)dirs, 2, b->o->repo, cmp,
-			       err);
+	int ret = compare_dirs((const char *const *)dirs, 2, b->o->repo,
+			       metric_catalogue_default(), cmp, err);
 
 	compare_options_init(opt);
 	opt->min_change = b->o->min_change;
@@ -282,7 +283,8 @@ static int reproduced(struct bisect *b, const struct bisect_samples *g,
 	struct seq_design d = {
 		.spending = SEQ_OBRIEN_FLEMING, .alpha = BISECT_REPRODUCE_ALPHA,
 		.max_runs = b->o->max_runs, .min_change = b->o->min_change,
-		.points = metric_is_percent(b->metric),
+		.points = metric_is_percent(metric_catalogue_default(),
+					    b->metric),
 	};
 	struct strbuf line = STRBUF_INIT;
 	struct seq_result sr;

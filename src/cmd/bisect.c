@@ -14,7 +14,7 @@
 #include "builtin.h"
 #include "kdelta/bisect.h"
 #include "kdelta/cmdline.h"
-#include "kdelta/compare-args.h"
+#include "kdelta/compare.h"
 #include "kdelta/executor.h"
 #include "kdelta/job.h"
 #include "kdelta/params.h"

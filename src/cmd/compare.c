@@ -199,7 +199,7 @@ static int explain(const struct compare_state *st, const struct compare_args *a,
 			continue;
 		if (shown++)
 			strbuf_addch(out, '\n');
-		explain_row(st->cmps[i], row, &a->opt, out);
+		explain_row(st->cmps[i], row, &a->q.opt, out);
 	}
 	return 0;
 }
@@ -216,15 +216,15 @@ static int render(const struct compare_state *st, const struct compare_args *a,
 		if (!compare_state_has_metric(st, a->summary))
 			return compare_no_such_metric(st, "--summary",
 						      a->summary, err);
-		render_summary(cmps, st->n, a->summary, &a->opt, out);
+		render_summary(cmps, st->n, a->summary, &a->q.opt, out);
 		return 0;
 	}
 	switch (a->format) {
 	case FORMAT_JSON:
-		render_json(cmps, st->n, &a->opt, out);
+		render_json(cmps, st->n, &a->q.opt, out);
 		break;
 	case FORMAT_CSV:
-		render_csv(cmps, st->n, &a->opt, out);
+		render_csv(cmps, st->n, &a->q.opt, out);
 		break;
 	case FORMAT_LKP:
 	case FORMAT_MMTESTS:
@@ -232,9 +232,9 @@ static int render(const struct compare_state *st, const struct compare_args *a,
 			if (i)
 				strbuf_addch(out, '\n');
 			if (a->format == FORMAT_LKP)
-				render_lkp(cmps[i], &a->opt, out);
+				render_lkp(cmps[i], &a->q.opt, out);
 			else
-				render_mmtests(cmps[i], &a->opt, out);
+				render_mmtests(cmps[i], &a->q.opt, out);
 		}
 		break;
 	}
@@ -284,7 +284,7 @@ int cmd_compare(int argc, char **argv)
 		status = KD_EXIT_USAGE;
 	else if (a.help)
 		print_usage();
-	else if (compare_load(&st, &a, &err) < 0 ||
+	else if (compare_load(&st, &a.q, &err) < 0 ||
 		 render(&st, &a, &out, &err) < 0 || write_stdout(&out, &err) < 0)
 		status = KD_EXIT_USAGE;
 	else if (a.fail_on_regression)

@@ -255,7 +255,7 @@ static int plot(const struct plot_args *p, const struct compare_args *a,
 	struct strbuf out = STRBUF_INIT;
 	struct panel *panels = NULL;
 	size_t n = 0;
-	int ret = compare_load(&st, a, err);
+	int ret = compare_load(&st, &a->q, err);
 
 	if (!ret)
 		ret = choose_panels(&st, p, &panels, &n, err);

@@ -138,9 +138,9 @@ static int report(struct report_args *r, const struct compare_args *a,
 {
 	struct compare_state st = { 0 };
 	struct strbuf mail = STRBUF_INIT;
-	int ret = compare_load(&st, a, err);
+	int ret = compare_load(&st, &a->q, err);
 
-	r->opt.compare = &a->opt;
+	r->opt.compare = &a->q.opt;
 	r->opt.schema = job_schema_default();
 	if (!ret)
 		ret = report_write(&r->opt,

@@ -11,7 +11,7 @@
 
 #include "builtin.h"
 #include "kdelta/cmdline.h"
-#include "kdelta/compare-args.h"
+#include "kdelta/compare.h"
 #include "kdelta/job.h"
 #include "kdelta/params.h"
 #include "kdelta/machine.h"

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kdelta/compare-args.h"
+#include "kdelta/compare.h"
 #include "kdelta/job.h"
 #include "kdelta/mail.h"
 #include "kdelta/plot.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kdelta/compare-args.h"
+#include "kdelta/compare.h"
 #include "kdelta/git.h"
 #include "kdelta/mail.h"
 #include "kdelta/params.h"

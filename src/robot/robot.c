@@ -22,7 +22,8 @@
 #include <string.h>
 
 #include "kdelta/bisect.h"
-#include "kdelta/compare-args.h"
+#include "kdelta/catalogue.h"
+#include "kdelta/compare-load.h"
 #include "kdelta/params.h"
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
@@ -338,7 +339,8 @@ static enum seq_verdict judge(const struct robot_config *cfg,
 	struct seq_design d = {
 		.spending = SEQ_OBRIEN_FLEMING, .alpha = ROBOT_ALPHA,
 		.max_runs = cfg->max_runs, .min_change = cfg->min_change,
-		.points = metric_is_percent(row->name),
+		.points = metric_is_percent(metric_catalogue_default(),
+					    row->name),
 	};
 
 	if (!a->samples || !b->samples ||
@@ -433,7 +435,7 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	const struct metric_row *row;
 	bool open;
 	int ret = compare_dirs((const char *const *)dirs, 2, r->cfg->repo,
-			       &cmp, err);
+			       metric_catalogue_default(), &cmp, err);
 
 	*decided = true;
 	compare_options_init(&opt);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kdelta/catalogue.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/run-decide.h"
 #include "kdelta/util.h"
@@ -115,7 +116,7 @@ static enum seq_verdict look(const struct run_decider *d, struct result *r,
 	const struct series *a = &r->commits[0], *b = &r->commits[c];
 	struct seq_design design = d->design;
 
-	design.points = metric_is_percent(r->metric);
+	design.points = metric_is_percent(metric_catalogue_default(), r->metric);
 	ALLOC_GROW(r->looks[c], r->n_looks[c] + 1, r->looks_alloc[c]);
 	r->looks[c][r->n_looks[c]++] = (struct seq_look){
 		.base_runs = a->n, .runs = b->n,

@@ -52,13 +52,14 @@ void series_add(struct series_set *set, const char *metric, double time,
 	s->last_time = time;
 }
 
-void series_aggregate(const struct series_set *set, json_t *stats)
+void series_aggregate(const struct series_set *set,
+		      const struct metric_spec *specs, json_t *stats)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		const struct series *s = &set->items[i];
 		double seconds = s->last_time - s->first_time;
 
-		switch (metric_kind(s->metric)) {
+		switch (metric_kind_declared(specs, s->metric)) {
 		case METRIC_KIND_UNSAID:
 		case METRIC_GAUGE:
 			metric_set(stats, s->metric, s->sum / (double)s->n);

@@ -8,9 +8,7 @@
 #include <string.h>
 
 #include "kdelta/metric-rules.h"
-#include "kdelta/monitor.h"
 #include "kdelta/util.h"
-#include "kdelta/workload.h"
 
 /*
  * lkp-tests' knowledge of metrics that appear in its result trees but that
@@ -181,43 +179,35 @@ static void fill_unsaid(struct resolution *r, const struct resolution *from)
 	}
 }
 
-/*
- * The declarations of the monitor or workload named source[0..len);
- * *monitor says whether it is one of kdelta's monitors.
- */
-static const struct metric_spec *source_specs(const char *source, size_t len,
-					      bool *monitor)
+const struct metric_source *
+metric_catalogue_find(const struct metric_catalogue *cat, const char *name,
+		      size_t len)
 {
-	*monitor = false;
-	for (size_t i = 0; monitor_registry[i]; i++) {
-		const char *n = monitor_registry[i]->section.name;
+	for (size_t i = 0; cat && i < cat->n; i++) {
+		const char *n = cat->sources[i].name;
 
-		if (!strncmp(n, source, len) && !n[len]) {
-			*monitor = true;
-			return monitor_registry[i]->metrics;
-		}
-	}
-	for (size_t i = 0; workload_registry[i]; i++) {
-		const char *n = workload_registry[i]->section.name;
-
-		if (!strncmp(n, source, len) && !n[len])
-			return workload_registry[i]->metrics;
+		if (!strncmp(n, name, len) && !n[len])
+			return &cat->sources[i];
 	}
 	return NULL;
 }
 
-void metric_describe(const char *name, struct metric_info *info)
+void metric_describe(const struct metric_catalogue *cat, const char *name,
+		     struct metric_info *info)
 {
 	const char *dot = strchr(name, '.');
 	struct resolution r = {
 		{ METRIC_GAUGE, 0, false, &default_floor, false }, 0, 0, 0, 0, 0
 	};
 	struct resolution lkp = r;
-	bool monitor = false;
+	const struct metric_source *source = NULL;
+	bool monitor;
 
 	if (dot)
-		resolve(&r, source_specs(name, (size_t)(dot - name), &monitor),
-			dot + 1);
+		source = metric_catalogue_find(cat, name, (size_t)(dot - name));
+	monitor = source && source->monitor;
+	if (source)
+		resolve(&r, source->metrics, dot + 1);
 	/* kdelta's monitors declare all there is to know of their metrics. */
 	if (!monitor) {
 		resolve(&lkp, lkp_metrics, name);
@@ -234,36 +224,132 @@ void metric_describe(const char *name, struct metric_info *info)
 	*info = r.info;
 }
 
-enum metric_kind metric_kind(const char *name)
+enum metric_kind metric_kind(const struct metric_catalogue *cat,
+			     const char *name)
 {
 	struct metric_info info;
 
-	metric_describe(name, &info);
+	metric_describe(cat, name, &info);
 	return info.kind;
 }
 
-int metric_direction(const char *name)
+enum metric_kind metric_kind_declared(const struct metric_spec *specs,
+				      const char *name)
+{
+	const char *dot = strchr(name, '.');
+	struct resolution r = {
+		{ METRIC_GAUGE, 0, false, &default_floor, false }, 0, 0, 0, 0, 0
+	};
+
+	resolve(&r, specs, dot ? dot + 1 : name);
+	return r.info.kind;
+}
+
+int metric_direction(const struct metric_catalogue *cat, const char *name)
 {
 	struct metric_info info;
 
-	metric_describe(name, &info);
+	metric_describe(cat, name, &info);
 	return info.better;
 }
 
-bool metric_is_percent(const char *name)
+bool metric_is_percent(const struct metric_catalogue *cat, const char *name)
 {
 	struct metric_info info;
 
-	metric_describe(name, &info);
+	metric_describe(cat, name, &info);
 	return info.points;
 }
 
-const struct metric_floor *metric_floor(const char *name)
+const struct metric_floor *metric_floor(const struct metric_catalogue *cat,
+					const char *name)
 {
 	struct metric_info info;
 
-	metric_describe(name, &info);
+	metric_describe(cat, name, &info);
 	return info.floor;
+}
+
+/*
+ * lkp-tests' monitors, so that its result trees split into workload results
+ * and monitors as kdelta's own do.  Those kdelta has too (proc-vmstat,
+ * meminfo, iostat, interrupts, ...) are not listed here: they come from
+ * the catalogue.
+ */
+static const char *const lkp_monitors[] = {
+	"boot-time", "buddyinfo", "cpufreq-stats", "cpuidle", "diskstats",
+	"dmesg", "energy", "ftrace", "kernel-size",
+	"kmsg", "last_state", "lock_stat", "mpstat", "nfsstat",
+	"pagetypeinfo", "perf-c2c", "perf-sched",
+	"pmeter", "proc-stat", "sched_debug", "stderr",
+	"turbostat", "uptime", "zoneinfo",
+};
+
+/* Families of lkp-tests monitors, one per NUMA node or per device. */
+static const char *const lkp_monitor_prefixes[] = {
+	"numa-",
+};
+
+static bool source_is_monitor(const struct metric_catalogue *cat,
+			      const char *source)
+{
+	const struct metric_source *s =
+		metric_catalogue_find(cat, source, strlen(source));
+
+	if (s && s->monitor)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(lkp_monitors); i++)
+		if (!strcmp(source, lkp_monitors[i]))
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(lkp_monitor_prefixes); i++)
+		if (!strncmp(source, lkp_monitor_prefixes[i],
+			     strlen(lkp_monitor_prefixes[i])))
+			return true;
+	return false;
+}
+
+bool metric_is_key(const struct metric_catalogue *cat, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	char source[128];
+	size_t len = dot ? (size_t)(dot - name) : strlen(name);
+
+	if (len >= sizeof(source))
+		return true;
+	memcpy(source, name, len);
+	source[len] = '\0';
+	return !source_is_monitor(cat, source);
+}
+
+
+/*
+ * lkp-tests' failure stats (its "function stats"): counts of what went
+ * wrong in each run, kept for every run where performance stats lose the
+ * incomplete ones.
+ */
+static const char *const failure_sources[] = {
+	"dmesg", "kmsg", "last_state", "stderr",
+};
+
+bool metric_is_failure_stat(const char *name)
+{
+	const char *dot = strchr(name, '.');
+	size_t len = dot ? (size_t)(dot - name) : strlen(name);
+
+	for (size_t i = 0; i < ARRAY_SIZE(failure_sources); i++)
+		if (len == strlen(failure_sources[i]) &&
+		    !strncmp(name, failure_sources[i], len))
+			return true;
+	return false;
+}
+
+bool metric_absent_means_zero(const struct metric_catalogue *cat,
+			      const char *name)
+{
+	struct metric_info info;
+
+	metric_describe(cat, name, &info);
+	return info.absent_zero;
 }
 
 /*

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "kdelta/catalogue.h"
+#include "kdelta/compare.h"
 #include "kdelta/matrix.h"
 #include "kdelta/util.h"
 
@@ -131,23 +133,23 @@ static void test_parse(void)
 
 static void test_families(void)
 {
-	CHECK(metric_is_key("creat-clo.ops_per_sec"));
-	CHECK(metric_is_key("aim9.creat-clo.ops_per_sec"));
-	CHECK(metric_is_key("noperiod"));
-	CHECK(!metric_is_key("proc-vmstat.pgfree"));
-	CHECK(!metric_is_key("slabinfo.dentry.active_objs"));
-	CHECK(!metric_is_key("time.user_time"));
-	CHECK(!metric_is_key("sched_debug.cfs_rq[0]:/.nr_spread_over"));
-	CHECK(!metric_is_key("numa-vmstat.node0.numa_other"));
-	CHECK(!metric_is_key("cpuidle.C1-NHM.usage"));
-	CHECK(metric_absent_means_zero("proc-vmstat.pgmajfault"));
-	CHECK(metric_absent_means_zero("proc-vmstat.numa_hit"));
-	CHECK(!metric_absent_means_zero("proc-vmstat.nr_free_pages"));
-	CHECK(!metric_absent_means_zero("meminfo.Dirty"));
-	CHECK(!metric_absent_means_zero("creat-clo.ops_per_sec"));
+	CHECK(metric_is_key(metric_catalogue_default(), "creat-clo.ops_per_sec"));
+	CHECK(metric_is_key(metric_catalogue_default(), "aim9.creat-clo.ops_per_sec"));
+	CHECK(metric_is_key(metric_catalogue_default(), "noperiod"));
+	CHECK(!metric_is_key(metric_catalogue_default(), "proc-vmstat.pgfree"));
+	CHECK(!metric_is_key(metric_catalogue_default(), "slabinfo.dentry.active_objs"));
+	CHECK(!metric_is_key(metric_catalogue_default(), "time.user_time"));
+	CHECK(!metric_is_key(metric_catalogue_default(), "sched_debug.cfs_rq[0]:/.nr_spread_over"));
+	CHECK(!metric_is_key(metric_catalogue_default(), "numa-vmstat.node0.numa_other"));
+	CHECK(!metric_is_key(metric_catalogue_default(), "cpuidle.C1-NHM.usage"));
+	CHECK(metric_absent_means_zero(metric_catalogue_default(), "proc-vmstat.pgmajfault"));
+	CHECK(metric_absent_means_zero(metric_catalogue_default(), "proc-vmstat.numa_hit"));
+	CHECK(!metric_absent_means_zero(metric_catalogue_default(), "proc-vmstat.nr_free_pages"));
+	CHECK(!metric_absent_means_zero(metric_catalogue_default(), "meminfo.Dirty"));
+	CHECK(!metric_absent_means_zero(metric_catalogue_default(), "creat-clo.ops_per_sec"));
 	/* A function below what a profile keeps had (almost) no samples. */
-	CHECK(metric_absent_means_zero("perf-profile.self.cycles-pp.vfs_statx"));
-	CHECK(metric_absent_means_zero("perf-profile.calltrace.cycles-pp.a.b"));
+	CHECK(metric_absent_means_zero(metric_catalogue_default(), "perf-profile.self.cycles-pp.vfs_statx"));
+	CHECK(metric_absent_means_zero(metric_catalogue_default(), "perf-profile.calltrace.cycles-pp.a.b"));
 }
 
 static const struct metric_row *row_named(const struct comparison *cmp,
@@ -168,7 +170,7 @@ static void test_integers(void)
 {
 	struct matrix a, b;
 	struct matrix *ms[] = { &a, &b };
-	struct comparison cmp = { 0 };
+	struct comparison cmp = { .catalogue = metric_catalogue_default() };
 	const struct metric_row *row;
 	struct kd_err err;
 
@@ -197,7 +199,7 @@ static void test_rows(void)
 {
 	struct matrix a, b;
 	struct matrix *ms[] = { &a, &b };
-	struct comparison cmp = { 0 };
+	struct comparison cmp = { .catalogue = metric_catalogue_default() };
 	const struct metric_row *row;
 	struct kd_err err;
 
@@ -244,7 +246,7 @@ static void test_absent_source(void)
 {
 	struct matrix a, b, c;
 	struct matrix *ms[] = { &a, &b, &c };
-	struct comparison cmp = { 0 };
+	struct comparison cmp = { .catalogue = metric_catalogue_default() };
 	const struct metric_row *row;
 	struct kd_err err;
 
@@ -287,7 +289,7 @@ static void test_incomplete_runs(void)
 {
 	struct matrix a;
 	struct matrix *ms[] = { &a };
-	struct comparison cmp = { 0 };
+	struct comparison cmp = { .catalogue = metric_catalogue_default() };
 	const struct metric_row *row;
 	struct kd_err err;
 
@@ -373,7 +375,7 @@ static void test_many_metrics(void)
 	struct strbuf text = STRBUF_INIT;
 	struct matrix m, m2;
 	struct matrix *ms[] = { &m, &m2 };
-	struct comparison cmp = { 0 };
+	struct comparison cmp = { .catalogue = metric_catalogue_default() };
 	struct kd_err err;
 
 	strbuf_addch(&text, '{');

@@ -192,7 +192,7 @@ static int load(struct compare_state *st, struct compare_args *a,
 		argv[argc++] = xasprintf("%s/cmp/v%zu", fuzz_tmpdir(), v);
 	ret = compare_args_parse(a, argc, argv, NULL, &err);
 	FUZZ_CHECK(!ret, "%s", err.msg);
-	ret = compare_load(st, a, &err);
+	ret = compare_load(st, &a->q, &err);
 	if (ret < 0)
 		FUZZ_CHECK(err.msg[0], "results refused without a message");
 	/* compare_args keeps pointers to the labels: free them after. */
@@ -376,11 +376,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		apply_header(st.cmps[0], &h);
 		cmps[0] = cmps[1] = st.cmps[0];
-		render_tables(cmps, n, &a.opt,
+		render_tables(cmps, n, &a.q.opt,
 			      h.metric ? h.metric
 			      : st.cmps[0]->nrows ? st.cmps[0]->rows[0].name : NULL);
 		render_plots(st.cmps[0]);
-		render_report(cmps, n, &a.opt, &h);
+		render_report(cmps, n, &a.q.opt, &h);
 	}
 	if (nvariants >= 2)
 		compare_args_release(&a);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "kdelta/catalogue.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/monitor.h"
 #include "kdelta/util.h"
@@ -18,42 +19,42 @@ static void test_resolution(void)
 	struct metric_info info;
 
 	/* Declared by the source; the longest declaring pattern decides. */
-	metric_describe("proc-vmstat.workingset_refault_file", &info);
+	metric_describe(metric_catalogue_default(), "proc-vmstat.workingset_refault_file", &info);
 	CHECK(info.kind == METRIC_COUNTER);
-	metric_describe("proc-vmstat.workingset_nodes", &info);
+	metric_describe(metric_catalogue_default(), "proc-vmstat.workingset_nodes", &info);
 	CHECK(info.kind == METRIC_GAUGE);
 	/* Each property on its own: kind from nr_dirtied, floor from nr_*. */
-	metric_describe("proc-vmstat.nr_dirtied", &info);
+	metric_describe(metric_catalogue_default(), "proc-vmstat.nr_dirtied", &info);
 	CHECK(info.kind == METRIC_COUNTER);
 	CHECK_STR(info.floor->rule, "proc-vmstat.nr_*: 5%, above 100, 50 apart");
 	CHECK(info.better == 0);
 	/* a percentage whose change is relative, as in lkp-tests */
-	metric_describe("vmstat.cpu.sy", &info);
+	metric_describe(metric_catalogue_default(), "vmstat.cpu.sy", &info);
 	CHECK(!info.points);
 	CHECK_STR(info.floor->rule, "vmstat.cpu.sy: 5%, above 50, 25 apart");
 	/* iostat's percentages too: lkp-tests shows util and rrqm in percent */
-	metric_describe("iostat.vda.util", &info);
+	metric_describe(metric_catalogue_default(), "iostat.vda.util", &info);
 	CHECK(!info.points);
 	CHECK_STR(info.floor->rule, "iostat.*.util: 5%, above 10, 5 apart");
-	metric_describe("iostat.vda.rrqm", &info);
+	metric_describe(metric_catalogue_default(), "iostat.vda.rrqm", &info);
 	CHECK(!info.points);
-	metric_describe("iostat.vda.wrqm", &info);
+	metric_describe(metric_catalogue_default(), "iostat.vda.wrqm", &info);
 	CHECK(!info.points);
 	/* A workload's declarations. */
-	CHECK(metric_direction("creat-clo.ops_per_sec") == 1);
-	CHECK(metric_direction("truncate.usecs") == -1);
-	CHECK(metric_direction("punch.punches_per_sec") == 1);
+	CHECK(metric_direction(metric_catalogue_default(), "creat-clo.ops_per_sec") == 1);
+	CHECK(metric_direction(metric_catalogue_default(), "truncate.usecs") == -1);
+	CHECK(metric_direction(metric_catalogue_default(), "punch.punches_per_sec") == 1);
 	/* Only the source's own: a name in another source says nothing. */
-	CHECK(metric_kind("meminfo.pgfree") == METRIC_GAUGE);
-	CHECK(metric_kind("pgfree") == METRIC_GAUGE);
+	CHECK(metric_kind(metric_catalogue_default(), "meminfo.pgfree") == METRIC_GAUGE);
+	CHECK(metric_kind(metric_catalogue_default(), "pgfree") == METRIC_GAUGE);
 	/* Undeclared: the generic rules. */
-	metric_describe("fio.write_latency_99%", &info);
+	metric_describe(metric_catalogue_default(), "fio.write_latency_99%", &info);
 	CHECK(info.better == -1);
 	CHECK(info.points);
 	CHECK(info.kind == METRIC_GAUGE);
 	CHECK_STR(info.floor->rule, "monitor counters: 5%");
-	CHECK(metric_direction("mybench.files_per_sec") == 1);
-	CHECK(!metric_is_percent("mybench.files"));
+	CHECK(metric_direction(metric_catalogue_default(), "mybench.files_per_sec") == 1);
+	CHECK(!metric_is_percent(metric_catalogue_default(), "mybench.files"));
 }
 
 /* "<source>.<pattern>: ..." : a rule names what it is declared for. */

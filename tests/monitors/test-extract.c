@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "kdelta/catalogue.h"
 #include "kdelta/counters.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/monitor.h"
@@ -94,18 +95,25 @@ static size_t count_prefix(json_t *stats, const char *prefix)
 
 static void test_metric_kind(void)
 {
-	CHECK(metric_kind("proc-vmstat.pgfree") == METRIC_COUNTER);
-	CHECK(metric_kind("proc-vmstat.numa_hit") == METRIC_COUNTER);
-	CHECK(metric_kind("proc-vmstat.thp_fault_alloc") == METRIC_COUNTER);
-	CHECK(metric_kind("proc-vmstat.nr_free_pages") == METRIC_GAUGE);
-	CHECK(metric_kind("proc-vmstat.nr_dirtied") == METRIC_COUNTER);
-	CHECK(metric_kind("proc-vmstat.workingset_refault_file") == METRIC_COUNTER);
-	CHECK(metric_kind("proc-vmstat.workingset_nodes") == METRIC_GAUGE);
-	CHECK(metric_kind("slabinfo.pgfree.num_objs") == METRIC_GAUGE);
-	CHECK(metric_kind("meminfo.Dirty") == METRIC_GAUGE);
-	CHECK(metric_kind("vmstat.system.cs") == METRIC_RATE);
-	CHECK(metric_kind("vmstat.procs.r") == METRIC_GAUGE);
+	CHECK(metric_kind(metric_catalogue_default(), "proc-vmstat.pgfree") == METRIC_COUNTER);
+	CHECK(metric_kind(metric_catalogue_default(), "proc-vmstat.numa_hit") == METRIC_COUNTER);
+	CHECK(metric_kind(metric_catalogue_default(), "proc-vmstat.thp_fault_alloc") == METRIC_COUNTER);
+	CHECK(metric_kind(metric_catalogue_default(), "proc-vmstat.nr_free_pages") == METRIC_GAUGE);
+	CHECK(metric_kind(metric_catalogue_default(), "proc-vmstat.nr_dirtied") == METRIC_COUNTER);
+	CHECK(metric_kind(metric_catalogue_default(), "proc-vmstat.workingset_refault_file") == METRIC_COUNTER);
+	CHECK(metric_kind(metric_catalogue_default(), "proc-vmstat.workingset_nodes") == METRIC_GAUGE);
+	CHECK(metric_kind(metric_catalogue_default(), "slabinfo.pgfree.num_objs") == METRIC_GAUGE);
+	CHECK(metric_kind(metric_catalogue_default(), "meminfo.Dirty") == METRIC_GAUGE);
+	CHECK(metric_kind(metric_catalogue_default(), "vmstat.system.cs") == METRIC_RATE);
+	CHECK(metric_kind(metric_catalogue_default(), "vmstat.procs.r") == METRIC_GAUGE);
 }
+
+/* Declarations for test_series(), as a monitor's own (after its source). */
+static const struct metric_spec series_specs[] = {
+	{ "pgfree", .kind = METRIC_COUNTER },
+	{ "system.*", .kind = METRIC_RATE },
+	{ NULL },
+};
 
 static void test_series(void)
 {
@@ -125,7 +133,7 @@ static void test_series(void)
 	series_add(&set, "vmstat.system.cs", 10, 100);
 	series_add(&set, "vmstat.system.cs", 14, 1100);
 	series_add(&set, "vmstat.system.in", 10, 7);	/* one sample: no rate */
-	series_aggregate(&set, stats);
+	series_aggregate(&set, series_specs, stats);
 	CHECK(set.n == 503);
 	CHECK(json_object_size(stats) == 502);
 	CHECK(value(stats, "meminfo.f0") == 1.5);	/* (0 + 3) / 2 */
@@ -532,7 +540,7 @@ static void test_perf_profile(void)
 	/* Others' builds ran too: a long tail below 0.05 each. */
 	CHECK(self > 75 && self <= 100.5);
 	CHECK(value(stats, "perf-profile.children.cycles-pp.do_sys_openat2") > 1);
-	CHECK(metric_is_percent("perf-profile.self.cycles-pp.do_sys_openat2"));
+	CHECK(metric_is_percent(metric_catalogue_default(), "perf-profile.self.cycles-pp.do_sys_openat2"));
 	/* No "# Samples:" line: not perf report's text, nothing counted. */
 	json_object_clear(stats);
 	CHECK(monitor_find("perf-profile")->extract(" 5.00%  5.00%  [kernel]  [k] x\n",
@@ -560,7 +568,7 @@ static void test_perf_stat(void)
 						   &err) == 0);
 	check_same(stats, want, 1e-12);
 	CHECK_NEAR(value(stats, "perf-stat.overall.ipc"), 1.4, 1e-12);
-	CHECK(metric_direction("perf-stat.overall.ipc") == 1);
+	CHECK(metric_direction(metric_catalogue_default(), "perf-stat.overall.ipc") == 1);
 	json_object_clear(stats);
 	CHECK(monitor_find("perf-stat")->extract(" 1.0,x,,cs,1,100.00,,\n", 22,
 						   stats, &err) == -1);

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "kdelta/catalogue.h"
 #include "kdelta/compare.h"
 #include "kdelta/matrix.h"
 #include "kdelta/render.h"
@@ -184,6 +185,7 @@ static struct table *new_table(const char *header)
 	CHECK(sscanf(header, "table %7s %zu %n", kind, &t->nvariants, &at) == 2);
 	t->fail = !strcmp(kind, "fail");
 	t->source = xstrdup(header + at);
+	t->cmp.catalogue = metric_catalogue_default();
 	t->cmp.nvariants = t->nvariants;
 	t->cmp.variants = xcalloc(t->nvariants, sizeof(*t->cmp.variants));
 	for (size_t v = 0; v < t->nvariants; v++) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "kdelta/catalogue.h"
 #include "kdelta/compare.h"
 #include "kdelta/matrix.h"
 #include "kdelta/render.h"
@@ -299,6 +300,7 @@ static struct comparison *new_comparison(const char *const *labels, size_t n)
 {
 	struct comparison *cmp = xcalloc(1, sizeof(*cmp));
 
+	cmp->catalogue = metric_catalogue_default();
 	cmp->nvariants = n;
 	cmp->variants = xcalloc(n, sizeof(*cmp->variants));
 	for (size_t v = 0; v < n; v++) {

@@ -16,6 +16,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "check.h"
+#include "kdelta/catalogue.h"
 #include "kdelta/compare.h"
 #include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
@@ -30,6 +31,7 @@ static struct comparison *comparison_new(size_t nvariants, size_t nrows)
 {
 	struct comparison *cmp = xcalloc(1, sizeof(*cmp));
 
+	cmp->catalogue = metric_catalogue_default();
 	cmp->nvariants = nvariants;
 	cmp->variants = xcalloc(nvariants, sizeof(*cmp->variants));
 	cmp->nrows = nrows;
@@ -417,29 +419,29 @@ static void test_order(void)
 
 static void test_direction(void)
 {
-	CHECK(metric_direction("creat-clo.ops_per_sec") == 1);
-	CHECK(metric_direction("aim7.jobs_per_min") == 1);
-	CHECK(metric_direction("disk_wrt.throughput") == 1);
-	CHECK(metric_direction("fio.write_bw_per_sec") == 1);
-	CHECK(metric_direction("punch.usecs_per_op") == -1);
-	CHECK(metric_direction("fio.write_latency_99%") == -1);
-	CHECK(metric_direction("time.elapsed_time") == -1);
-	CHECK(metric_direction("time.user_time") == -1);
-	CHECK(metric_direction("proc-vmstat.pgfree") == 0);
-	CHECK(metric_direction("latency_stats.sum.nfs_wait_on_request") == 0);
-	CHECK(metric_is_percent("vmstat.cpu.us%"));
+	CHECK(metric_direction(metric_catalogue_default(), "creat-clo.ops_per_sec") == 1);
+	CHECK(metric_direction(metric_catalogue_default(), "aim7.jobs_per_min") == 1);
+	CHECK(metric_direction(metric_catalogue_default(), "disk_wrt.throughput") == 1);
+	CHECK(metric_direction(metric_catalogue_default(), "fio.write_bw_per_sec") == 1);
+	CHECK(metric_direction(metric_catalogue_default(), "punch.usecs_per_op") == -1);
+	CHECK(metric_direction(metric_catalogue_default(), "fio.write_latency_99%") == -1);
+	CHECK(metric_direction(metric_catalogue_default(), "time.elapsed_time") == -1);
+	CHECK(metric_direction(metric_catalogue_default(), "time.user_time") == -1);
+	CHECK(metric_direction(metric_catalogue_default(), "proc-vmstat.pgfree") == 0);
+	CHECK(metric_direction(metric_catalogue_default(), "latency_stats.sum.nfs_wait_on_request") == 0);
+	CHECK(metric_is_percent(metric_catalogue_default(), "vmstat.cpu.us%"));
 	/* percentages with a relative change, as in lkp-tests */
-	CHECK(!metric_is_percent("vmstat.cpu.us"));
-	CHECK(!metric_is_percent("time.percent_of_cpu_this_job_got"));
-	CHECK(metric_is_percent("perf-profile.self.cycles-pp.memcpy"));
-	CHECK(!metric_is_percent("vmstat.system.cs"));
-	CHECK(!metric_is_percent("proc-vmstat.pgfree"));
-	CHECK(!metric_is_percent(""));
-	CHECK_STR(metric_floor("slabinfo.dentry.active_objs")->rule,
+	CHECK(!metric_is_percent(metric_catalogue_default(), "vmstat.cpu.us"));
+	CHECK(!metric_is_percent(metric_catalogue_default(), "time.percent_of_cpu_this_job_got"));
+	CHECK(metric_is_percent(metric_catalogue_default(), "perf-profile.self.cycles-pp.memcpy"));
+	CHECK(!metric_is_percent(metric_catalogue_default(), "vmstat.system.cs"));
+	CHECK(!metric_is_percent(metric_catalogue_default(), "proc-vmstat.pgfree"));
+	CHECK(!metric_is_percent(metric_catalogue_default(), ""));
+	CHECK_STR(metric_floor(metric_catalogue_default(), "slabinfo.dentry.active_objs")->rule,
 		  "slabinfo.*: 5%, 100 apart");
-	CHECK_STR(metric_floor("proc-vmstat.nr_dirty")->rule,
+	CHECK_STR(metric_floor(metric_catalogue_default(), "proc-vmstat.nr_dirty")->rule,
 		  "proc-vmstat.nr_*: 5%, above 100, 50 apart");
-	CHECK_STR(metric_floor("something.else")->rule,
+	CHECK_STR(metric_floor(metric_catalogue_default(), "something.else")->rule,
 		  "monitor counters: 5%");
 }
 

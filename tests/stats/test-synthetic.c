@@ -20,6 +20,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "check.h"
+#include "kdelta/catalogue.h"
 #include "kdelta/compare.h"
 #include "kdelta/matrix.h"
 #include "kdelta/util.h"
@@ -41,7 +42,7 @@ enum noise_shape {
  * percent) uniformly between noise_lo and noise_hi; bimodal ones jump by
  * mode_gap percent with probability 1/2.  Counters are whole numbers.
  */
-struct metric_kind {
+struct metric_family {
 	const char *name;
 	size_t count;
 	bool key;
@@ -52,7 +53,7 @@ struct metric_kind {
 	bool integer;
 };
 
-static const struct metric_kind kinds[] = {
+static const struct metric_family kinds[] = {
 	/* workload results: the key family */
 	{ "creat-clo.ops_per_sec", 1, true, 5.5, 5.8, 1, 1, NOISE_NORMAL, 0, false },
 	{ "disk_wrt.throughput", 1, true, 8, 9, 2, 2, NOISE_NORMAL, 0, false },
@@ -79,7 +80,7 @@ struct metric_params {
 	double mean, noise;	/* noise: relative standard deviation */
 };
 
-static double draw(gsl_rng *rng, const struct metric_kind *kind,
+static double draw(gsl_rng *rng, const struct metric_family *kind,
 		   const struct metric_params *m)
 {
 	double x = m->mean, sigma;
@@ -125,12 +126,13 @@ static struct comparison *synthesize(unsigned long seed, size_t nvariants,
 	size_t r = 0;
 
 	gsl_rng_set(rng, seed);
+	cmp->catalogue = metric_catalogue_default();
 	cmp->nvariants = nvariants;
 	cmp->variants = xcalloc(nvariants, sizeof(*cmp->variants));
 	cmp->nrows = total_metrics();
 	cmp->rows = xcalloc(cmp->nrows, sizeof(*cmp->rows));
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
-		const struct metric_kind *kind = &kinds[k];
+		const struct metric_family *kind = &kinds[k];
 
 		for (size_t i = 0; i < kind->count; i++, r++) {
 			struct metric_row *row = &cmp->rows[r];
@@ -205,7 +207,9 @@ static void test_a_a(void)
 		struct comparison *cmp = synthesize(seed, 2, NULL, 0);
 
 		for (int test = SIG_WELCH; test <= SIG_LKP; test++) {
-			struct compare_options opt = { test, 0.05, 1, false };
+			struct compare_options opt = {
+				.test = test, .fdr = 0.05, .min_change = 1,
+			};
 			struct flagged f;
 
 			compare_decide(cmp, &opt);
@@ -244,7 +248,9 @@ static void test_a_b(void)
 	static const unsigned long seeds[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 
 	for (int test = SIG_WELCH; test <= SIG_LKP; test++) {
-		struct compare_options opt = { test, 0.05, 1, false };
+		struct compare_options opt = {
+			.test = test, .fdr = 0.05, .min_change = 1,
+		};
 		size_t caught = 0;
 
 		for (size_t s = 0; s < ARRAY_SIZE(seeds); s++) {

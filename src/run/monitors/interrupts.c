@@ -83,7 +83,7 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 	counts = nwords == 1 ? 1 : ncpus;
 	for (size_t i = 0; i < counts; i++) {
 		if (!next_word(&p, end, &word, &wlen) ||
-		    !parse_number(word, wlen, &v))
+		    !sampled_parse_number(word, wlen, &v))
 			return bad_line(err, sample, line, len,
 					"expected a count per CPU");
 		sum += v;
@@ -118,24 +118,24 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 	return 0;
 }
 
-static int interrupts_extract(const char *raw, size_t len, json_t *stats,
-			      struct kd_err *err)
-{
-	return extract_series(raw, len, "interrupts.", parse_sample, stats,
-			      err);
-}
-
-static const struct param_spec interrupts_params[] = {
-	MONITOR_INTERVAL_PARAM_AT_ENDS,
-	{ .name = NULL },
-};
-
 /* lkp-tests' etc/perf-metrics-threshold.yaml: "interrupts.*: 100". */
 static const struct metric_spec interrupts_metrics[] = {
 	{ "*", .kind = METRIC_COUNTER,
 	  .floor = METRIC_FLOOR(5, 100, 50, 0,
 				"interrupts.*: 5%, above 100, 50 apart") },
 	{ NULL },
+};
+
+static int interrupts_extract(const char *raw, size_t len, json_t *stats,
+			      struct kd_err *err)
+{
+	return extract_series(raw, len, "interrupts.", interrupts_metrics,
+			      parse_sample, stats, err);
+}
+
+static const struct param_spec interrupts_params[] = {
+	MONITOR_INTERVAL_PARAM_AT_ENDS,
+	{ .name = NULL },
 };
 
 const struct monitor monitor_interrupts = {

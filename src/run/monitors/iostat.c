@@ -162,7 +162,7 @@ static int parse_diskstats(const struct raw_sample *sample, const char *line,
 	if (!d)
 		return 0;
 	while (next_word(&p, end, &word, &wlen)) {
-		if (n == MAX_FIELDS || !parse_number(word, wlen, &values[n]))
+		if (n == MAX_FIELDS || !sampled_parse_number(word, wlen, &values[n]))
 			return bad_line(err, sample, line, len,
 					"expected 11 to 17 counters");
 		n++;

@@ -151,7 +151,7 @@ static void parse_record(const char *line, size_t len, struct stacks *stacks,
 	if (n < 4 || n > 63)
 		return;
 	for (int i = 0; i < 3; i++)
-		if (!parse_number(words[i], lens[i], &v[i]))
+		if (!sampled_parse_number(words[i], lens[i], &v[i]))
 			return;
 	strbuf_reset(name);
 	for (size_t i = 3; i < n; i++)

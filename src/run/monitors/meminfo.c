@@ -19,7 +19,7 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 
 		n = split_words(line, len, words, lens, 3);
 		if (n < 2 || n > 3 || lens[0] < 2 || words[0][lens[0] - 1] != ':' ||
-		    !parse_number(words[1], lens[1], &value))
+		    !sampled_parse_number(words[1], lens[1], &value))
 			return bad_line(err, sample, line, len,
 					"expected 'Name: value [kB]'");
 		strbuf_setlen(name, base);
@@ -29,21 +29,22 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 	return 0;
 }
 
+/* lkp-tests' lib/stats.rb reasonable_perf_change?: a value above 1000. */
+static const struct metric_spec meminfo_metrics[] = {
+	{ "*", .floor = METRIC_FLOOR(5, 1000, 0, 0, "meminfo.*: 5%, above 1000") },
+	{ NULL },
+};
+
 static int meminfo_extract(const char *raw, size_t len, json_t *stats,
 			   struct kd_err *err)
 {
-	return extract_series(raw, len, "meminfo.", parse_sample, stats, err);
+	return extract_series(raw, len, "meminfo.", meminfo_metrics,
+			      parse_sample, stats, err);
 }
 
 static const struct param_spec meminfo_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
-};
-
-/* lkp-tests' lib/stats.rb reasonable_perf_change?: a value above 1000. */
-static const struct metric_spec meminfo_metrics[] = {
-	{ "*", .floor = METRIC_FLOOR(5, 1000, 0, 0, "meminfo.*: 5%, above 1000") },
-	{ NULL },
 };
 
 const struct monitor monitor_meminfo = {

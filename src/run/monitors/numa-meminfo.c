@@ -23,7 +23,7 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 
 	if (n < 4 || n > 5 || lens[0] != 4 || memcmp(words[0], "Node", 4) ||
 	    lens[2] < 2 || words[2][lens[2] - 1] != ':' ||
-	    !parse_number(words[3], lens[3], &value))
+	    !sampled_parse_number(words[3], lens[3], &value))
 		return bad_line(err, sample, line, len,
 				"expected 'Node N Name: value [kB]'");
 	strbuf_addstr(name, "node");
@@ -58,23 +58,23 @@ static int numa_meminfo_sources(const struct monitor_context *ctx,
 	return numa_node_sources("meminfo", out, err);
 }
 
-static int numa_meminfo_extract(const char *raw, size_t len, json_t *stats,
-				struct kd_err *err)
-{
-	return extract_series(raw, len, "numa-meminfo.", parse_sample, stats,
-			      err);
-}
-
-static const struct param_spec numa_meminfo_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 /* As meminfo: lkp-tests' lib/stats.rb, a value above 1000. */
 static const struct metric_spec numa_meminfo_metrics[] = {
 	{ "*", .floor = METRIC_FLOOR(5, 1000, 0, 0,
 				     "numa-meminfo.*: 5%, above 1000") },
 	{ NULL },
+};
+
+static int numa_meminfo_extract(const char *raw, size_t len, json_t *stats,
+				struct kd_err *err)
+{
+	return extract_series(raw, len, "numa-meminfo.", numa_meminfo_metrics,
+			      parse_sample, stats, err);
+}
+
+static const struct param_spec numa_meminfo_params[] = {
+	MONITOR_INTERVAL_PARAM,
+	{ .name = NULL },
 };
 
 const struct monitor monitor_numa_meminfo = {

@@ -36,7 +36,7 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 		if (!node)
 			return bad_line(err, sample, line, len,
 					"expected 'node: <N>' first");
-		if (!parse_number(words[1], lens[1], &value))
+		if (!sampled_parse_number(words[1], lens[1], &value))
 			return bad_line(err, sample, line, len,
 					"expected 'name value'");
 		strbuf_setlen(name, node);
@@ -52,18 +52,6 @@ static int numa_vmstat_sources(const struct monitor_context *ctx,
 	(void)ctx;
 	return numa_node_sources("vmstat", out, err);
 }
-
-static int numa_vmstat_extract(const char *raw, size_t len, json_t *stats,
-			       struct kd_err *err)
-{
-	return extract_series(raw, len, "numa-vmstat.", parse_sample, stats,
-			      err);
-}
-
-static const struct param_spec numa_vmstat_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
 
 /*
  * A node's vmstat holds node and zone counters (mostly gauges, nr_*), the
@@ -86,6 +74,18 @@ static const struct metric_spec numa_vmstat_metrics[] = {
 	{ "node*.workingset_*", .kind = METRIC_COUNTER },
 	{ "node*.workingset_nodes", .kind = METRIC_GAUGE },
 	{ NULL },
+};
+
+static int numa_vmstat_extract(const char *raw, size_t len, json_t *stats,
+			       struct kd_err *err)
+{
+	return extract_series(raw, len, "numa-vmstat.", numa_vmstat_metrics,
+			      parse_sample, stats, err);
+}
+
+static const struct param_spec numa_vmstat_params[] = {
+	MONITOR_INTERVAL_PARAM,
+	{ .name = NULL },
 };
 
 const struct monitor monitor_numa_vmstat = {

@@ -201,7 +201,7 @@ static void add_function(struct strbuf *out, const char *name, size_t len)
 static bool parse_percent(const char *word, size_t len, double *out)
 {
 	return len > 1 && word[len - 1] == '%' &&
-	       parse_number(word, len - 1, out);
+	       sampled_parse_number(word, len - 1, out);
 }
 
 /*

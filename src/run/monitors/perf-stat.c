@@ -273,12 +273,12 @@ static int parse_line(const char *line, size_t len, struct counts *c,
 		field[0]++;
 		flen[0]--;
 	}
-	if (!parse_number(field[0], flen[0], &time))
+	if (!sampled_parse_number(field[0], flen[0], &time))
 		return 0;
 	if (time != c->interval_time)
 		close_interval(c);
 	c->interval_time = time;
-	if (!parse_number(field[1], flen[1], &value))
+	if (!sampled_parse_number(field[1], flen[1], &value))
 		return flen[1] && *field[1] == '<' ? 0 :
 		       kd_error(err, "bad line '%.*s': expected a count",
 				(int)(len > 80 ? 80 : len), line);

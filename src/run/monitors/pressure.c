@@ -61,7 +61,7 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 		double value;
 
 		if (!eq || eq == words[i] ||
-		    !parse_number(eq + 1, lens[i] - (size_t)(eq + 1 - words[i]),
+		    !sampled_parse_number(eq + 1, lens[i] - (size_t)(eq + 1 - words[i]),
 				  &value))
 			return bad_line(err, sample, line, len,
 					"expected key=number");
@@ -126,6 +126,12 @@ static void add_stall_percent(const struct series_set *set, json_t *stats)
 	}
 }
 
+static const struct metric_spec pressure_metrics[] = {
+	{ "*.total", .kind = METRIC_COUNTER },
+	{ "*.avg*", .points = true },
+	{ NULL },
+};
+
 static int pressure_extract(const char *raw, size_t len, json_t *stats,
 			    struct kd_err *err)
 {
@@ -133,7 +139,7 @@ static int pressure_extract(const char *raw, size_t len, json_t *stats,
 	int rc = collect_series(raw, len, "pressure.", parse_sample, &set, err);
 
 	if (!rc) {
-		series_aggregate(&set, stats);
+		series_aggregate(&set, pressure_metrics, stats);
 		add_stall_percent(&set, stats);
 	}
 	series_release(&set);
@@ -143,12 +149,6 @@ static int pressure_extract(const char *raw, size_t len, json_t *stats,
 static const struct param_spec pressure_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
-};
-
-static const struct metric_spec pressure_metrics[] = {
-	{ "*.total", .kind = METRIC_COUNTER },
-	{ "*.avg*", .points = true },
-	{ NULL },
 };
 
 const struct monitor monitor_pressure = {

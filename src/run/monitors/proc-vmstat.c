@@ -18,7 +18,7 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 		double value;
 
 		if (split_words(line, len, words, lens, 2) != 2 ||
-		    !parse_number(words[1], lens[1], &value))
+		    !sampled_parse_number(words[1], lens[1], &value))
 			return bad_line(err, sample, line, len,
 					"expected 'name value'");
 		strbuf_setlen(name, base);
@@ -27,17 +27,6 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 	}
 	return 0;
 }
-
-static int proc_vmstat_extract(const char *raw, size_t len, json_t *stats,
-			       struct kd_err *err)
-{
-	return extract_series(raw, len, "proc-vmstat.", parse_sample, stats, err);
-}
-
-static const struct param_spec proc_vmstat_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
 
 /* A floor of the rare events: lkp-tests' etc/perf-metrics-threshold.yaml. */
 #define RARE(name) METRIC_FLOOR(5, 100, 50, 0,                                \
@@ -102,6 +91,18 @@ static const struct metric_spec proc_vmstat_metrics[] = {
 	{ "*", .floor = METRIC_FLOOR(5, 1000, 0, 0,
 				     "proc-vmstat.*: 5%, above 1000") },
 	{ NULL },
+};
+
+static int proc_vmstat_extract(const char *raw, size_t len, json_t *stats,
+			       struct kd_err *err)
+{
+	return extract_series(raw, len, "proc-vmstat.", proc_vmstat_metrics,
+			      parse_sample, stats, err);
+}
+
+static const struct param_spec proc_vmstat_params[] = {
+	MONITOR_INTERVAL_PARAM,
+	{ .name = NULL },
 };
 
 const struct monitor monitor_proc_vmstat = {

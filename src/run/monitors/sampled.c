@@ -30,7 +30,7 @@ size_t split_words(const char *line, size_t len, const char **words,
 	}
 }
 
-bool parse_number(const char *word, size_t len, double *out)
+bool sampled_parse_number(const char *word, size_t len, double *out)
 {
 	char buf[64], *end;
 
@@ -71,13 +71,14 @@ int collect_series(const char *raw, size_t len, const char *prefix,
 }
 
 int extract_series(const char *raw, size_t len, const char *prefix,
-		   sample_parser *parse, json_t *stats, struct kd_err *err)
+		   const struct metric_spec *specs, sample_parser *parse,
+		   json_t *stats, struct kd_err *err)
 {
 	struct series_set set = SERIES_SET_INIT;
 	int rc = collect_series(raw, len, prefix, parse, &set, err);
 
 	if (!rc)
-		series_aggregate(&set, stats);
+		series_aggregate(&set, specs, stats);
 	series_release(&set);
 	return rc;
 }

@@ -83,10 +83,12 @@ typedef int sample_parser(const struct raw_sample *sample,
 
 /*
  * The usual extract(): every sample through parse, then the per-run value
- * of each series by its kind (kdelta/counters.h).
+ * of each series by the kind the monitor's declarations specs give it
+ * (kdelta/counters.h).
  */
 int extract_series(const char *raw, size_t len, const char *prefix,
-		   sample_parser *parse, json_t *stats, struct kd_err *err);
+		   const struct metric_spec *specs, sample_parser *parse,
+		   json_t *stats, struct kd_err *err);
 /* Its first half: every sample through parse into set. */
 int collect_series(const char *raw, size_t len, const char *prefix,
 		   sample_parser *parse, struct series_set *set,
@@ -104,7 +106,7 @@ int numa_node_sources(const char *file, struct monitor_sources *out,
 bool numa_machine(void);
 
 /* Parses a whole word as a number; false if it is not one. */
-bool parse_number(const char *word, size_t len, double *out);
+bool sampled_parse_number(const char *word, size_t len, double *out);
 
 /* "sample at <time>: bad line '<line>': <what>" into err; returns -1. */
 int bad_line(struct kd_err *err, const struct raw_sample *sample,

@@ -55,7 +55,7 @@ static int parse_cache(const struct raw_sample *sample, const char *line,
 		int w = slab_fields[i].word;
 		double value;
 
-		if (!parse_number(words[w], lens[w], &value))
+		if (!sampled_parse_number(words[w], lens[w], &value))
 			return bad_line(err, sample, line, len,
 					"expected a number");
 		strbuf_setlen(name, base);
@@ -87,21 +87,22 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 	return 0;
 }
 
+/* lkp-tests' lib/stats.rb reasonable_perf_change?: a difference above 100. */
+static const struct metric_spec slabinfo_metrics[] = {
+	{ "*", .floor = METRIC_FLOOR(5, 0, 100, 0, "slabinfo.*: 5%, 100 apart") },
+	{ NULL },
+};
+
 static int slabinfo_extract(const char *raw, size_t len, json_t *stats,
 			    struct kd_err *err)
 {
-	return extract_series(raw, len, "slabinfo.", parse_sample, stats, err);
+	return extract_series(raw, len, "slabinfo.", slabinfo_metrics,
+			      parse_sample, stats, err);
 }
 
 static const struct param_spec slabinfo_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
-};
-
-/* lkp-tests' lib/stats.rb reasonable_perf_change?: a difference above 100. */
-static const struct metric_spec slabinfo_metrics[] = {
-	{ "*", .floor = METRIC_FLOOR(5, 0, 100, 0, "slabinfo.*: 5%, 100 apart") },
-	{ NULL },
 };
 
 const struct monitor monitor_slabinfo = {

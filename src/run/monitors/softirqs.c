@@ -21,7 +21,7 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 		return bad_line(err, sample, line, len,
 				"expected 'NAME: count...'");
 	while (next_word(&p, end, &word, &wlen)) {
-		if (!parse_number(word, wlen, &v))
+		if (!sampled_parse_number(word, wlen, &v))
 			return bad_line(err, sample, line, len,
 					"expected a count per CPU");
 		sum += v;
@@ -48,22 +48,23 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 	return 0;
 }
 
-static int softirqs_extract(const char *raw, size_t len, json_t *stats,
-			    struct kd_err *err)
-{
-	return extract_series(raw, len, "softirqs.", parse_sample, stats, err);
-}
-
-static const struct param_spec softirqs_params[] = {
-	MONITOR_INTERVAL_PARAM_AT_ENDS,
-	{ .name = NULL },
-};
-
 /* lkp-tests' lib/stats.rb reasonable_perf_change?: a value above 10000. */
 static const struct metric_spec softirqs_metrics[] = {
 	{ "*", .kind = METRIC_COUNTER,
 	  .floor = METRIC_FLOOR(5, 10000, 0, 0, "softirqs.*: 5%, above 10000") },
 	{ NULL },
+};
+
+static int softirqs_extract(const char *raw, size_t len, json_t *stats,
+			    struct kd_err *err)
+{
+	return extract_series(raw, len, "softirqs.", softirqs_metrics,
+			      parse_sample, stats, err);
+}
+
+static const struct param_spec softirqs_params[] = {
+	MONITOR_INTERVAL_PARAM_AT_ENDS,
+	{ .name = NULL },
 };
 
 const struct monitor monitor_softirqs = {

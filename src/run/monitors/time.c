@@ -106,7 +106,7 @@ static bool parse_clock(const char *value, size_t len, double *out)
 		const char *part_end = colon ? colon : end;
 		double part;
 
-		if (!parse_number(p, (size_t)(part_end - p), &part))
+		if (!sampled_parse_number(p, (size_t)(part_end - p), &part))
 			return false;
 		*out = *out * 60 + part;
 		if (!colon)
@@ -144,7 +144,7 @@ static bool parse_value(const char *name, const char *value, size_t len,
 		return false;
 	if (!strcmp(name, "time.elapsed_time"))
 		return parse_clock(value, len, out);
-	return parse_number(value, len, out);
+	return sampled_parse_number(value, len, out);
 }
 
 static int time_extract(const char *raw, size_t len, json_t *stats,

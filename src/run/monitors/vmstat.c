@@ -55,7 +55,7 @@ static int parse_cpu(const struct raw_sample *sample, const char *line,
 		return bad_line(err, sample, line, len,
 				"expected 'cpu user nice system idle ...'");
 	for (size_t i = 1; i < n && i <= CPU_FIELDS; i++)
-		if (!parse_number(words[i], lens[i], &cpu->v[i - 1]))
+		if (!sampled_parse_number(words[i], lens[i], &cpu->v[i - 1]))
 			return bad_line(err, sample, line, len,
 					"expected a number");
 	cpu->seen = true;
@@ -86,7 +86,7 @@ static int parse_sample(const struct raw_sample *sample,
 				continue;
 			/* intr's first number is the total; the rest per irq */
 			if (split_words(line, len, words, lens, 2) < 2 ||
-			    !parse_number(words[1], lens[1], &value))
+			    !sampled_parse_number(words[1], lens[1], &value))
 				return bad_line(err, sample, line, len,
 						"expected a number");
 			series_add(set, stat_keys[i].metric, sample->time, value);
@@ -116,38 +116,6 @@ static void cpu_percentages(const struct cpu_times *first,
 	}
 }
 
-static int vmstat_extract(const char *raw, size_t len, json_t *stats,
-			  struct kd_err *err)
-{
-	struct series_set set = SERIES_SET_INIT;
-	struct cpu_times first = { { 0 }, false }, cpu = first;
-	struct raw_sample sample;
-	size_t pos = 0;
-	int rc;
-
-	while ((rc = raw_next_sample(raw, len, &pos, &sample, err)) > 0) {
-		cpu.seen = false;
-		if (parse_sample(&sample, &set, &cpu, err) < 0) {
-			rc = -1;
-			break;
-		}
-		if (cpu.seen && !first.seen)
-			first = cpu;
-	}
-	if (!rc) {
-		series_aggregate(&set, stats);
-		if (first.seen)
-			cpu_percentages(&first, &cpu, stats);
-	}
-	series_release(&set);
-	return rc;
-}
-
-static const struct param_spec vmstat_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 /*
  * Floors after lkp-tests' etc/perf-metrics-threshold.yaml "NAME: v": the
  * larger maximum must reach v and the means must differ by v / 2.  vmstat.io
@@ -169,6 +137,38 @@ static const struct metric_spec vmstat_metrics[] = {
 	{ "system.in", .floor = METRIC_FLOOR(5, 100, 50, 0,
 				"vmstat.system.in: 5%, above 100, 50 apart") },
 	{ NULL },
+};
+
+static int vmstat_extract(const char *raw, size_t len, json_t *stats,
+			  struct kd_err *err)
+{
+	struct series_set set = SERIES_SET_INIT;
+	struct cpu_times first = { { 0 }, false }, cpu = first;
+	struct raw_sample sample;
+	size_t pos = 0;
+	int rc;
+
+	while ((rc = raw_next_sample(raw, len, &pos, &sample, err)) > 0) {
+		cpu.seen = false;
+		if (parse_sample(&sample, &set, &cpu, err) < 0) {
+			rc = -1;
+			break;
+		}
+		if (cpu.seen && !first.seen)
+			first = cpu;
+	}
+	if (!rc) {
+		series_aggregate(&set, vmstat_metrics, stats);
+		if (first.seen)
+			cpu_percentages(&first, &cpu, stats);
+	}
+	series_release(&set);
+	return rc;
+}
+
+static const struct param_spec vmstat_params[] = {
+	MONITOR_INTERVAL_PARAM,
+	{ .name = NULL },
 };
 
 const struct monitor monitor_vmstat = {

@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "kdelta/matrix.h"
+#include "kdelta/metric-rules.h"
+#include "kdelta/monitor.h"
 #include "kdelta/store.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
@@ -198,8 +199,11 @@ int workload_name_check(const char *name, struct kd_err *err)
 	if (strcmp(safe, name) || !strcmp(log, STORE_SETUP_LOG))
 		ret = kd_error(err, "name '%s' cannot name its log file in the run directory; use letters, digits and ._+=,@%%- only, not a leading '.', and not 'setup'",
 			       name);
-	/* "time" would overwrite the time monitor's metrics. */
-	else if (!metric_is_key(name))
+	/*
+	 * "time" would overwrite the time monitor's metrics; "dmesg" would
+	 * read as lkp-tests' monitor of that name.
+	 */
+	else if (monitor_find(name) || !metric_is_key(NULL, name))
 		ret = kd_error(err, "'%s' is the name of a monitor: its results would mix with that monitor's metrics; choose another name",
 			       name);
 	free(log);

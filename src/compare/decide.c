@@ -469,7 +469,8 @@ static void lkp_judge_key(const struct metric_row *row, size_t v,
 }
 
 /* Steps 3 and 4: the verdict of a tested cell. */
-static void judge_cell(const struct metric_row *row, size_t v,
+static void judge_cell(const struct metric_catalogue *cat,
+		       const struct metric_row *row, size_t v,
 		       const struct compare_options *opt)
 {
 	const struct metric_cell *base = &row->cells[0];
@@ -487,7 +488,7 @@ static void judge_cell(const struct metric_row *row, size_t v,
 		cell->rule = rule;
 		return;
 	}
-	floor = metric_floor(row->name);
+	floor = metric_floor(cat, row->name);
 	cell->rule = floor->rule;
 	cell->verdict = above_floor(floor, base, cell) ? VERDICT_CHANGED
 						       : VERDICT_SMALL;
@@ -563,7 +564,7 @@ static void decide_variant(struct comparison *cmp, size_t v,
 	correct_family(cmp, v, false, opt, p, index);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		if (is_tested(&cmp->rows[r].cells[v]))
-			judge_cell(&cmp->rows[r], v, opt);
+			judge_cell(cmp->catalogue, &cmp->rows[r], v, opt);
 	}
 }
 
@@ -576,12 +577,13 @@ static void make_estimates(struct metric_row *row, size_t nvariants)
 		row->estimates = xcalloc(nvariants, sizeof(*row->estimates));
 }
 
-static void decide_base(struct metric_row *row, size_t nvariants)
+static void decide_base(const struct metric_catalogue *cat,
+			struct metric_row *row, size_t nvariants)
 {
 	struct metric_cell *base = &row->cells[0];
 	struct metric_info info;
 
-	metric_describe(row->name, &info);
+	metric_describe(cat, row->name, &info);
 	summarize(base->samples, base->samples ? base->sum.n : 0, &base->sum);
 	memset(&base->test, 0, sizeof(base->test));
 	base->test.p = 1;
@@ -682,7 +684,8 @@ static void decide_bases(void *ctx, size_t begin, size_t end)
 	struct decide_work *w = ctx;
 
 	for (size_t r = begin; r < end; r++)
-		decide_base(&w->cmp->rows[r], w->cmp->nvariants);
+		decide_base(w->cmp->catalogue, &w->cmp->rows[r],
+			    w->cmp->nvariants);
 }
 
 /* Variants begin + 1 to end: variant 0 is the base. */
@@ -795,4 +798,13 @@ const char *compare_outcome_name(enum compare_outcome outcome)
 	};
 
 	return names[outcome];
+}
+
+void compare_options_init(struct compare_options *opt)
+{
+	*opt = (struct compare_options){
+		.test = SIG_WELCH,
+		.fdr = COMPARE_DEFAULT_FDR,
+		.min_change = COMPARE_DEFAULT_MIN_CHANGE,
+	};
 }

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The options that choose and decide a comparison, and the loading of the
- * results they name: shared by kdelta compare, report and plot.
+ * Finding the results a comparison names (labels or paths, commits or an
+ * axis) in the store, loading every variant's matrix, and deciding.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <fnmatch.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kdelta/compare-args.h"
-#include "kdelta/cmdline.h"
+#include "kdelta/compare-load.h"
 #include "kdelta/git.h"
 #include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
@@ -21,248 +18,6 @@
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
-
-
-static int parse_number(const char *opt,
-			const char *value, double min, double max, double *out,
-			struct kd_err *err)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(value, &end);
-	if (!*value || *end || errno || !(*out >= min && *out <= max))
-		return kd_error(err, "%s: expected a number from %g to %g, got '%s'",
-				   opt, min, max, value);
-	return 0;
-}
-
-static int parse_choice(const char *opt,
-			const char *value, const char *const *choices,
-			int *out, struct kd_err *err)
-{
-	struct strbuf list = STRBUF_INIT;
-	int n = 0;
-
-	for (; choices[n]; n++)
-		if (!strcmp(value, choices[n])) {
-			*out = n;
-			return 0;
-		}
-	for (int i = 0; i < n; i++)
-		strbuf_addf(&list, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "",
-			    choices[i]);
-	kd_error(err, "%s: expected %s, got '%s'", opt, list.buf, value);
-	strbuf_release(&list);
-	return -1;
-}
-
-static const char *const format_names[] = { "lkp", "mmtests", "json", "csv",
-					    NULL };
-
-static void push_arg(const char ***list, size_t *n, size_t *alloc,
-		     const char *arg)
-{
-	ALLOC_GROW(*list, *n + 1, *alloc);
-	(*list)[(*n)++] = arg;
-}
-
-/* An option that takes a value; returns -1 on a bad value. */
-static int take_value(struct compare_args *a, const char *name,
-		      const char *value, struct kd_err *err)
-{
-	int choice;
-
-	if (!strcmp(name, "--test")) {
-		if (parse_choice(name, value, sig_test_names, &choice, err) < 0)
-			return -1;
-		a->opt.test = (enum sig_test)choice;
-	} else if (!strcmp(name, "--format")) {
-		if (parse_choice(name, value, format_names, &choice, err) < 0)
-			return -1;
-		a->format = (enum output_format)choice;
-	} else if (!strcmp(name, "--fdr")) {
-		return parse_number(name, value, 0, 0.5, &a->opt.fdr, err);
-	} else if (!strcmp(name, "--min-change")) {
-		return parse_number(name, value, 0, 1e6, &a->opt.min_change,
-				    err);
-	} else if (!strcmp(name, "--commit")) {
-		push_arg(&a->commits, &a->ncommits, &a->commits_alloc, value);
-	} else if (!strcmp(name, "--metric")) {
-		if (!*value)
-			return kd_error(err, "%s: expected a value, got ''",
-					name);
-		/* A metric may be given by the name an old store has. */
-		push_arg(&a->metrics, &a->nmetrics, &a->metrics_alloc,
-			 metric_current_name(value));
-	} else {
-		const char **slot = !strcmp(name, "--summary") ? &a->summary
-			: !strcmp(name, "--explain") ? &a->explain
-			: !strcmp(name, "--result-root") ? &a->result_root
-			: !strcmp(name, "--repo") ? &a->repo : &a->axis;
-
-		if (!*value)
-			return kd_error(err, "%s: expected a value, got ''",
-					   name);
-		/* A metric may be given by the name an old store has. */
-		*slot = slot == &a->summary || slot == &a->explain
-			? metric_current_name(value) : value;
-	}
-	return 0;
-}
-
-static const char *const value_options[] = {
-	"--test", "--fdr", "--min-change", "--commit", "--result-root",
-	"--repo", "--axis", "--metric", NULL,
-};
-
-/* compare's own: how to show a comparison.  Not for report or plot. */
-static const char *const render_value_options[] = {
-	"--format", "--summary", "--explain", NULL,
-};
-
-static const char *const flag_options[] = { "--all", NULL };
-static const char *const render_flag_options[] = { "--fail-on-regression",
-						   NULL };
-
-static bool in_list(const char *const *list, const char *name)
-{
-	for (size_t i = 0; list && list[i]; i++)
-		if (!strcmp(name, list[i]))
-			return true;
-	return false;
-}
-
-/*
- * A command's options for cmd_next_option(): names[i] ("--all", "-o") is
- * options[i] (getopt value OPTION_VALUE_BASE + i) or, for a one-letter
- * name, in shortopts (getopt value the letter).
- */
-struct option_table {
-	const char *names[48];
-	struct option options[48];
-	size_t n, nlong;
-	char shortopts[16];
-};
-
-#define OPTION_VALUE_BASE 1000
-
-static void table_add(struct option_table *t, const char *const *names,
-		      int has_arg)
-{
-	for (size_t i = 0; names && names[i]; i++) {
-		size_t len = strlen(t->shortopts);
-
-		if (t->n + 1 >= ARRAY_SIZE(t->options) ||
-		    len + 3 >= sizeof(t->shortopts))
-			xdie("compare_args: too many options");
-		t->names[t->n] = names[i];
-		if (names[i][1] != '-') {
-			t->shortopts[len] = names[i][1];
-			t->shortopts[len + 1] = has_arg ? ':' : '\0';
-			t->shortopts[len + 2] = '\0';
-		} else {
-			t->options[t->nlong++] = (struct option){
-				names[i] + 2, has_arg, NULL,
-				OPTION_VALUE_BASE + (int)t->n
-			};
-		}
-		t->n++;
-	}
-	memset(&t->options[t->nlong], 0, sizeof(t->options[t->nlong]));
-}
-
-/* The name of what cmd_next_option() returned. */
-static const char *table_name(const struct option_table *t, int c)
-{
-	if (c >= OPTION_VALUE_BASE)
-		return t->names[c - OPTION_VALUE_BASE];
-	for (size_t i = 0; i < t->n; i++)
-		if (t->names[i][1] == c && !t->names[i][2])
-			return t->names[i];
-	return NULL;
-}
-
-static void option_table_init(struct option_table *t,
-			      const struct compare_args_ext *ext)
-{
-	memset(t, 0, sizeof(*t));
-	table_add(t, value_options, required_argument);
-	table_add(t, flag_options, no_argument);
-	if (ext) {
-		table_add(t, ext->value_options, required_argument);
-		table_add(t, ext->flag_options, no_argument);
-	} else {
-		table_add(t, render_value_options, required_argument);
-		table_add(t, render_flag_options, no_argument);
-	}
-}
-
-/* The option name (with "--") and its value, NULL for a flag. */
-static int take_option(struct compare_args *a, const char *name,
-		       const char *value, const struct compare_args_ext *ext,
-		       struct kd_err *err)
-{
-	if (ext && (in_list(ext->value_options, name) ||
-		    in_list(ext->flag_options, name)))
-		return ext->option(ext->ctx, name, value, err);
-	if (!strcmp(name, "--all"))
-		a->opt.all = true;
-	else if (!strcmp(name, "--fail-on-regression"))
-		a->fail_on_regression = true;
-	else
-		return take_value(a, name, value, err);
-	return 0;
-}
-
-void compare_options_init(struct compare_options *opt)
-{
-	*opt = (struct compare_options){
-		.test = SIG_WELCH,
-		.fdr = COMPARE_DEFAULT_FDR,
-		.min_change = COMPARE_DEFAULT_MIN_CHANGE,
-	};
-}
-
-int compare_args_parse(struct compare_args *a, int argc, char **argv,
-		       const struct compare_args_ext *ext, struct kd_err *err)
-{
-	struct option_table table;
-	struct cmd_parser p = { NULL, table.shortopts, table.options, 0, "" };
-	int c;
-
-	memset(a, 0, sizeof(*a));
-	a->command = p.command = ext ? ext->command : "compare";
-	compare_options_init(&a->opt);
-	option_table_init(&table, ext);
-	while ((c = cmd_next_option(&p, argc, argv, err)) != -1) {
-		if (c == CMD_HELP) {
-			a->help = true;
-			return 0;
-		}
-		if (c == CMD_BAD_OPTION)
-			return -1;
-		if (take_option(a, table_name(&table, c), optarg, ext, err) < 0)
-			return -1;
-	}
-	for (int i = optind; i < argc; i++)
-		push_arg(&a->labels, &a->nlabels, &a->labels_alloc, argv[i]);
-	if (a->nlabels < 2)
-		return kd_error(err, "needs a base and at least one variant to compare with it; see 'kdelta %s --help'",
-				   a->command);
-	if (a->ncommits && !a->axis)
-		return kd_error(err, "--commit goes with --axis; without it, name the commits as arguments");
-	return 0;
-}
-
-void compare_args_release(struct compare_args *a)
-{
-	free(a->labels);
-	free(a->commits);
-	free(a->metrics);
-	a->labels = a->commits = a->metrics = NULL;
-	a->nlabels = a->ncommits = a->nmetrics = 0;
-}
 
 /* Component i (0-based) of a relative path, or NULL. */
 static char *path_component(const char *rel, size_t i)
@@ -357,6 +112,7 @@ static void load_job_stage(void *ctx, size_t stage, size_t i)
  */
 static int comparison_build(const struct result_group *g, size_t n,
 			    const char *axis, const char *const *axis_labels,
+			    const struct metric_catalogue *catalogue,
 			    struct comparison *cmp, struct kd_err *err)
 {
 	struct load_job *jobs = xcalloc(n, sizeof(*jobs));
@@ -364,6 +120,7 @@ static int comparison_build(const struct result_group *g, size_t n,
 	int ret = 0;
 
 	memset(cmp, 0, sizeof(*cmp));
+	cmp->catalogue = catalogue;
 	cmp->name = xstrdup(g->name);
 	cmp->axis = axis ? xstrdup(axis) : NULL;
 	cmp->variants = xcalloc(n, sizeof(*cmp->variants));
@@ -433,12 +190,12 @@ static void dirs_release(struct result_dir *dirs, size_t n)
 
 /* Path arguments make one group, named after the base's directory. */
 static int groups_from_paths(struct compare_state *st,
-			     const struct compare_args *a, struct kd_err *err)
+			     const struct compare_query *q, struct kd_err *err)
 {
-	if (dirs_from_paths(a->labels, a->nlabels, &st->path_dirs,
+	if (dirs_from_paths(q->labels, q->nlabels, &st->path_dirs,
 			    &st->npath_dirs, err) < 0)
 		return -1;
-	group_of_dirs(st->path_dirs, a->nlabels, &st->groups);
+	group_of_dirs(st->path_dirs, q->nlabels, &st->groups);
 	return 0;
 }
 
@@ -481,32 +238,32 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-static int find_groups(struct compare_state *st, const struct compare_args *a,
+static int find_groups(struct compare_state *st, const struct compare_query *q,
 		       struct kd_err *err)
 {
-	size_t paths = 0, n = a->axis ? a->ncommits : a->nlabels;
-	const char *const *labels = a->axis ? a->commits : a->labels;
+	size_t paths = 0, n = q->axis ? q->ncommits : q->nlabels;
+	const char *const *labels = q->axis ? q->commits : q->labels;
 	char *root, **names = NULL;
 	int ret;
 
-	for (size_t i = 0; i < a->nlabels; i++)
-		paths += is_path_arg(a->labels[i]);
-	if (paths && a->axis)
+	for (size_t i = 0; i < q->nlabels; i++)
+		paths += is_path_arg(q->labels[i]);
+	if (paths && q->axis)
 		return kd_error(err, "--axis takes parameter values, not paths");
-	if (paths && paths < a->nlabels)
+	if (paths && paths < q->nlabels)
 		return kd_error(err, "give either commit labels or paths (beginning with '/', './' or '../'), not both");
 	if (paths)
-		return groups_from_paths(st, a, err);
-	root = result_root(a->result_root);
+		return groups_from_paths(st, q, err);
+	root = result_root(q->result_root);
 	ret = resultdb_open(root, &st->db, err);
 	free(root);
 	if (!ret)
-		ret = resolve_labels(&st->db, labels, n, a->repo, &names, err);
-	if (!ret && a->axis && !n)
+		ret = resolve_labels(&st->db, labels, n, q->repo, &names, err);
+	if (!ret && q->axis && !n)
 		ret = resultdb_load_all(&st->db, err);
-	if (!ret && a->axis)
-		ret = resultdb_group_axis(&st->db, a->axis, a->labels,
-					  a->nlabels, (const char *const *)names,
+	if (!ret && q->axis)
+		ret = resultdb_group_axis(&st->db, q->axis, q->labels,
+					  q->nlabels, (const char *const *)names,
 					  n, &st->groups, err);
 	else if (!ret)
 		ret = resultdb_group_labels(&st->db, (const char *const *)names,
@@ -617,10 +374,10 @@ static void add_notices(struct compare_state *st, const char *command,
 /* Whether name matches one of the --metric patterns (globs). */
 static bool focused(const struct metric_row *row, void *ctx)
 {
-	const struct compare_args *a = ctx;
+	const struct compare_query *q = ctx;
 
-	for (size_t i = 0; i < a->nmetrics; i++)
-		if (!fnmatch(a->metrics[i], row->name, 0))
+	for (size_t i = 0; i < q->nmetrics; i++)
+		if (!fnmatch(q->metrics[i], row->name, 0))
 			return true;
 	return false;
 }
@@ -657,11 +414,11 @@ static void drop_empty(struct compare_state *st)
  * and only the groups that hold one of them.  A pattern that matches
  * nothing is an error, with the nearest name for a misspelt one.
  */
-static int focus(struct compare_state *st, const struct compare_args *a,
+static int focus(struct compare_state *st, const struct compare_query *q,
 		 struct kd_err *err)
 {
-	for (size_t i = 0; i < a->nmetrics; i++) {
-		const char *pattern = a->metrics[i];
+	for (size_t i = 0; i < q->nmetrics; i++) {
+		const char *pattern = q->metrics[i];
 
 		if (pattern_matches(st, pattern))
 			continue;
@@ -671,18 +428,18 @@ static int focus(struct compare_state *st, const struct compare_args *a,
 		return kd_error(err, "--metric %s: no metric of these results matches",
 				pattern);
 	}
-	if (!a->nmetrics)
+	if (!q->nmetrics)
 		return 0;
 	for (size_t i = 0; i < st->n; i++)
-		comparison_keep_rows(st->cmps[i], focused, (void *)a);
+		comparison_keep_rows(st->cmps[i], focused, (void *)q);
 	drop_empty(st);
 	return 0;
 }
 
-int compare_load(struct compare_state *st, const struct compare_args *a,
+int compare_load(struct compare_state *st, const struct compare_query *q,
 		 struct kd_err *err)
 {
-	if (find_groups(st, a, err) < 0)
+	if (find_groups(st, q, err) < 0)
 		return -1;
 	for (size_t i = 0; i < st->groups.n; i++) {
 		struct comparison *cmp = xcalloc(1, sizeof(*cmp));
@@ -690,19 +447,20 @@ int compare_load(struct compare_state *st, const struct compare_args *a,
 
 		ALLOC_GROW(st->cmps, st->n + 1, st->alloc);
 		st->cmps[st->n++] = cmp;
-		ret = comparison_build(&st->groups.items[i], a->nlabels,
-				       a->axis, a->labels, cmp, err);
-		add_notices(st, a->command, cmp);
+		ret = comparison_build(&st->groups.items[i], q->nlabels,
+				       q->axis, q->labels, q->catalogue,
+				       cmp, err);
+		add_notices(st, q->command, cmp);
 		if (ret < 0)
 			return -1;
 	}
-	if (a->repo && !is_directory(a->repo))
-		return kd_error(err, "%s: no such directory (--repo)", a->repo);
-	if (a->repo)
-		add_subjects(st->cmps, st->n, a->repo);
+	if (q->repo && !is_directory(q->repo))
+		return kd_error(err, "%s: no such directory (--repo)", q->repo);
+	if (q->repo)
+		add_subjects(st->cmps, st->n, q->repo);
 	for (size_t i = 0; i < st->n; i++)
-		compare_decide(st->cmps[i], &a->opt);
-	return focus(st, a, err);
+		compare_decide(st->cmps[i], &q->opt);
+	return focus(st, q, err);
 }
 
 void compare_state_release(struct compare_state *st)
@@ -721,6 +479,7 @@ void compare_state_release(struct compare_state *st)
 }
 
 int compare_dirs(const char *const *paths, size_t n, const char *repo,
+		 const struct metric_catalogue *catalogue,
 		 struct comparison *cmp, struct kd_err *err)
 {
 	struct result_groups groups = { 0 };
@@ -731,8 +490,8 @@ int compare_dirs(const char *const *paths, size_t n, const char *repo,
 	memset(cmp, 0, sizeof(*cmp));
 	if (!ret) {
 		group_of_dirs(dirs, n, &groups);
-		ret = comparison_build(&groups.items[0], n, NULL, NULL, cmp,
-				       err);
+		ret = comparison_build(&groups.items[0], n, NULL, NULL,
+				       catalogue, cmp, err);
 	}
 	if (!ret && repo)
 		add_subjects(&cmp, 1, repo);
