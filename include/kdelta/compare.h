@@ -7,6 +7,7 @@
 
 #include "kdelta/err.h"
 #include "kdelta/metric-rules.h"
+#include "kdelta/run-record.h"
 #include "kdelta/stats.h"
 #include "kdelta/strbuf.h"
 
@@ -144,10 +145,6 @@ cell_estimate(const struct metric_cell *cell)
 	return cell->est ? cell->est : &key_estimate_none;
 }
 
-struct param {
-	char *key;
-	char *value;
-};
 
 struct comparison {
 	/*

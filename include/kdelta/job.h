@@ -121,6 +121,15 @@ const char *job_workload(const struct job *job);
  */
 int job_parse_documents(const char *text, size_t len, const char *name,
 			struct jnode ***docs, size_t *ndocs, struct kd_err *err);
+/*
+ * The first document of a job.yaml that a run wrote, kdelta's or lkp-tests'
+ * (the store's run record, run-record.h): as job_parse_documents(), but
+ * without the limits of a job file on its size and keys, which lkp-tests'
+ * records exceed, without the duplicate key check, and '{{' is text.
+ * *root is NULL for an empty text.
+ */
+int job_parse_record(const char *text, size_t len, const char *name,
+		     struct jnode **root, struct kd_err *err);
 
 /* Map lookups; NULL when absent. */
 const struct jnode *jnode_get(const struct jnode *map, const char *key);

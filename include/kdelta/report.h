@@ -37,8 +37,6 @@ bool report_find(const struct comparison *const *cmps, size_t n,
 /* "-13.6%", "+2.5 points" (for "%" metrics), "+12 (from 0)". */
 void report_add_change(struct strbuf *out, const struct metric_cell *cell);
 
-struct job_schema;
-
 struct report_options {
 	const struct compare_options *compare;	/* as the cmps were decided */
 	const char *from;	/* NULL: "kdelta <user@hostname>" */
@@ -63,8 +61,6 @@ struct report_options {
 	 * runs recorded (kdelta.setup in their job.yaml), if any.
 	 */
 	const char *setup;
-	/* What the runs' records (job.yaml) are read against (job_schema_default()). */
-	const struct job_schema *schema;
 	double date;		/* seconds since the epoch; 0: now */
 	unsigned long long unique;	/* for the Message-ID; 0: made up */
 };

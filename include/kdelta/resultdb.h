@@ -10,6 +10,7 @@
 #include "kdelta/err.h"
 #include "kdelta/matrix.h"
 #include "kdelta/result-index.h"
+#include "kdelta/run-record.h"
 
 /*
  * Finding results below a result root, kdelta's own
@@ -101,22 +102,10 @@ void result_dir_release(struct result_dir *dir);
 
 /*
  * The parameters of the job that made a commit directory's runs, from its
- * first run's job.yaml, flattened: top-level scalars as "key", a section's
- * scalars as "key" too, or "section.key" when the name is taken; sorted by
- * key; without commit, host, machine, kdelta, monitors and runs.  Any YAML
- * job file works, lkp-tests' too.  No job.yaml: no parameters.
+ * first run's record (run_record_params()).  No job.yaml: no parameters.
  */
-struct job_params {
-	struct param *items;
-	size_t n;
-	char *testcase;		/* the job's testcase, or NULL */
-	char *host;		/* the job's host (or testbox), or NULL */
-};
-
 int result_dir_params(const struct result_dir *dir, struct job_params *out,
 		      struct kd_err *err);
-const char *job_params_get(const struct job_params *params, const char *key);
-void job_params_release(struct job_params *params);
 
 /*
  * The runs of a commit directory, from their directories: complete ("ok",

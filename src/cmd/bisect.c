@@ -261,7 +261,7 @@ static void print_not_reproducible(const struct bisect_opts *o,
 static int write_report(const struct bisect_args *a, struct bisect_result *r,
 			struct kd_err *err)
 {
-	struct report_options ro = { .schema = job_schema_default() };
+	struct report_options ro = { 0 };
 	struct strbuf mail = STRBUF_INIT;
 	int ret = bisect_report_write(r, &a->o, a->build, &ro, &mail, err);
 

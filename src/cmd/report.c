@@ -11,7 +11,6 @@
 #include "builtin.h"
 #include "kdelta/cmdline.h"
 #include "kdelta/compare-args.h"
-#include "kdelta/params.h"
 #include "kdelta/mail.h"
 #include "kdelta/proc.h"
 #include "kdelta/report.h"
@@ -141,7 +140,6 @@ static int report(struct report_args *r, const struct compare_args *a,
 	int ret = compare_load(&st, &a->q, err);
 
 	r->opt.compare = &a->q.opt;
-	r->opt.schema = job_schema_default();
 	if (!ret)
 		ret = report_write(&r->opt,
 				   (const struct comparison *const *)st.cmps,

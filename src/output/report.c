@@ -19,14 +19,10 @@
 #include "kdelta/plot.h"
 #include "kdelta/render.h"
 #include "kdelta/report.h"
+#include "kdelta/run-record.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "version.h"
-
-/* Keys the runner adds to a job.yaml: the job as written lacks them. */
-static const char *const recorded_keys[] = {
-	"commit", "host", "machine", "kdelta",
-};
 
 static double change_size(const struct metric_cell *cell)
 {
@@ -167,43 +163,16 @@ static char *group_key_result(const struct comparison *cmp)
 	return key;
 }
 
-/* A run's record loaded as a job, or -1 (not kdelta's: lkp-tests'). */
-static int record_load(const struct job_schema *schema, const char *text,
-		       size_t len, const char *path, struct job_set *set)
-{
-	struct kd_err err;
-
-	if (job_load_string(text, len, path, schema, set,
-			    &err) < 0)
-		return -1;
-	if (set->n == 1)
-		return 0;
-	job_set_release(set);
-	return -1;
-}
-
-/* The --setup a record says its run had (kdelta.setup), or NULL. */
-static char *record_setup(const struct jnode *root)
-{
-	const char *setup = jnode_str(jnode_get(root, "kdelta"), "setup");
-
-	return setup && *setup ? xstrdup(setup) : NULL;
-}
-
 /* The --setup a variant's first run recorded, or NULL. */
-static char *variant_setup(const struct job_schema *schema,
-			   const struct variant *var)
+static char *variant_setup(const struct variant *var)
 {
 	char *record = variant_job_path(var), *setup = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	struct job_set set = { 0 };
+	struct jnode *root = NULL;
 
-	if (record && read_file(record, &sb, NULL) == 0 &&
-	    record_load(schema, sb.buf, sb.len, record, &set) == 0) {
-		setup = record_setup(set.jobs[0].root);
-		job_set_release(&set);
-	}
-	strbuf_release(&sb);
+	if (record && run_record_load(record, &root, NULL) == 0 &&
+	    run_record_setup(root))
+		setup = xstrdup(run_record_setup(root));
+	jnode_free(root);
 	free(record);
 	return setup;
 }
@@ -218,31 +187,6 @@ struct section_job {
 	bool base_setup_differs;
 	bool axis_listed;	/* the --axis values are a list in text */
 };
-
-static void describe_machine(const struct jnode *m, struct section_job *job)
-{
-	const char *model = jnode_str(m, "cpu_model");
-	const char *cpus = jnode_str(m, "nr_cpu");
-	const char *memory = jnode_str(m, "memory_human");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!model && !cpus)
-		return;
-	if (cpus)
-		strbuf_addf(&sb, "%s threads ", cpus);
-	add_printable(&sb, model ? model : "unknown CPU");
-	if (memory)
-		strbuf_addf(&sb, " with %s memory", memory);
-	job->machine = strbuf_detach(&sb);
-}
-
-static bool is_recorded_key(const char *key)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(recorded_keys); i++)
-		if (!strcmp(key, recorded_keys[i]))
-			return true;
-	return false;
-}
 
 /*
  * The value of an --axis key in a job: a top-level parameter, or one in a
@@ -298,33 +242,30 @@ static bool list_axis_values(struct jnode *root, const struct comparison *cmp)
  * without the runner's record (its --setup goes to the command); any other
  * (lkp-tests') is attached as is.
  */
-static void job_from_record(const struct job_schema *schema,
-			    const char *text, size_t len, const char *path,
+static void job_from_record(const char *text, size_t len, const char *path,
 			    const struct comparison *cmp,
 			    struct section_job *job)
 {
-	struct job_set set = { 0 };
-	const struct jnode *root, *machine;
-	struct jnode *clean;
+	struct jnode *root = NULL, *clean;
 
-	if (record_load(schema, text, len, path, &set) < 0) {
+	if (job_parse_record(text, len, path, &root, NULL) < 0 ||
+	    !run_record_is_kdelta(root)) {
+		jnode_free(root);
 		strbuf_add(&job->text, text, len);
 		return;
 	}
-	root = set.jobs[0].root;
-	machine = jnode_get(root, "machine");
 	clean = jnode_new_map();
 	for (size_t i = 0; i < root->n; i++)
-		if (!is_recorded_key(root->keys[i]))
+		if (!run_record_key(root->keys[i]))
 			jnode_set(clean, root->keys[i],
 				  jnode_clone(root->values[i]));
 	job->axis_listed = list_axis_values(clean, cmp);
 	job_to_yaml(clean, &job->text);
 	jnode_free(clean);
-	if (machine && machine->kind == JNODE_MAP)
-		describe_machine(machine, job);
-	job->setup = record_setup(root);
-	job_set_release(&set);
+	job->machine = run_record_machine(root);
+	if (run_record_setup(root))
+		job->setup = xstrdup(run_record_setup(root));
+	jnode_free(root);
 }
 
 static bool same_text(const char *a, const char *b)
@@ -341,8 +282,7 @@ static int section_job_load(const struct report_options *opt,
 	int ret = 0;
 
 	if (record && read_file(record, &sb, err) == 0)
-		job_from_record(opt->schema, sb.buf, sb.len, record, cmp,
-				job);
+		job_from_record(sb.buf, sb.len, record, cmp, job);
 	else if (record)
 		ret = -1;
 	if (!ret && opt->job_file) {
@@ -354,8 +294,7 @@ static int section_job_load(const struct report_options *opt,
 		free(job->setup);
 		job->setup = xstrdup(opt->setup);
 	} else if (v) {
-		job->base_setup = variant_setup(opt->schema,
-						&cmp->variants[0]);
+		job->base_setup = variant_setup(&cmp->variants[0]);
 		job->base_setup_differs = !same_text(job->setup,
 						     job->base_setup);
 	}

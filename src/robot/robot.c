@@ -24,7 +24,6 @@
 #include "kdelta/bisect.h"
 #include "kdelta/catalogue.h"
 #include "kdelta/compare-load.h"
-#include "kdelta/params.h"
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
 #include "kdelta/mail.h"
@@ -591,7 +590,7 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 		      struct kd_err *err)
 {
 	struct robot_mail_row row;
-	struct report_options ro = { .schema = job_schema_default() };
+	struct report_options ro = { 0 };
 	struct strbuf text = STRBUF_INIT;
 	char *to = NULL, *id = NULL;
 	bool found;

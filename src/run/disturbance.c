@@ -14,6 +14,7 @@
 
 #include "kdelta/disturbance.h"
 #include "kdelta/job.h"
+#include "kdelta/run-record.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
 
@@ -198,14 +199,14 @@ static void record_pressure(const struct disturbance_sample *start,
 		map = jnode_new_map();
 		set_number(map, "some_avg10", "%.2f", b->some_avg10);
 		set_number(map, "some_stall_us", "%" PRIu64, stalled);
-		set_number(map, "some_stall_percent", "%.2f",
+		set_number(map, RUN_RECORD_STALL_PERCENT, "%.2f",
 			   elapsed_us > 0 ? 100.0 * (double)stalled / elapsed_us : 0);
 		if (!pressure)
 			pressure = jnode_new_map();
 		jnode_set(pressure, pressure_names[i], map);
 	}
 	if (pressure)
-		jnode_set(kdelta, "pressure", pressure);
+		jnode_set(kdelta, RUN_RECORD_PRESSURE, pressure);
 }
 
 void disturbance_record(const struct disturbance_sample *start,
@@ -213,10 +214,10 @@ void disturbance_record(const struct disturbance_sample *start,
 			struct jnode *kdelta)
 {
 	if (start->has_load)
-		set_number(kdelta, "load_avg_start", "%.2f", start->load_avg);
+		set_number(kdelta, RUN_RECORD_LOAD_START, "%.2f", start->load_avg);
 	if (end->has_load)
-		set_number(kdelta, "load_avg_end", "%.2f", end->load_avg);
-	set_number(kdelta, "concurrent_runs", "%u",
+		set_number(kdelta, RUN_RECORD_LOAD_END, "%.2f", end->load_avg);
+	set_number(kdelta, RUN_RECORD_CONCURRENT, "%u",
 		   start->other_runs > end->other_runs ? start->other_runs :
 							 end->other_runs);
 	record_pressure(start, end, kdelta);

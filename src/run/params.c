@@ -10,6 +10,7 @@
 #include "kdelta/job.h"
 #include "kdelta/monitor.h"
 #include "kdelta/params.h"
+#include "kdelta/run-record.h"
 #include "kdelta/schema.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
@@ -100,13 +101,13 @@ static const struct param_spec common_params[] = {
 	{ .name = "need_memory", .type = PARAM_SIZE, .unnamed = true,
 	  .not_applied = "LKP's scheduler picks machines by it; kdelta runs on this one",
 	  .help = "LKP: the memory a test box must have, like 2G" },
-	{ .name = "commit", .type = PARAM_STRING, .unnamed = true,
+	{ .name = RUN_RECORD_COMMIT, .type = PARAM_STRING, .unnamed = true,
 	  .help = "recorded by the runner: the commit the job ran on" },
-	{ .name = "host", .type = PARAM_STRING, .unnamed = true,
+	{ .name = RUN_RECORD_HOST, .type = PARAM_STRING, .unnamed = true,
 	  .help = "recorded by the runner: the machine's host name" },
-	{ .name = "machine", .type = PARAM_MAP, .unnamed = true,
+	{ .name = RUN_RECORD_MACHINE, .type = PARAM_MAP, .unnamed = true,
 	  .help = "recorded by the runner: kernel, CPUs and memory of the machine" },
-	{ .name = "kdelta", .type = PARAM_MAP, .unnamed = true,
+	{ .name = RUN_RECORD_KDELTA, .type = PARAM_MAP, .unnamed = true,
 	  .help = "recorded by the runner: the kdelta version, the run's start, the order of its batch and its seed, the setup command, what was not applied, what else the machine did meanwhile (load average, pressure, other kdelta runs)" },
 	{ NULL },
 };

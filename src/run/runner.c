@@ -23,6 +23,7 @@
 #include "kdelta/progress.h"
 #include "kdelta/result-index.h"
 #include "kdelta/run-decide.h"
+#include "kdelta/run-record.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -316,9 +317,6 @@ static void record_init(struct run *r)
 
 	r->record = jnode_clone(r->job->root);
 	set_number(r->record, "runs", "%.0f", r->runs);
-	set_scalar(r->record, "commit", r->commit);
-	set_scalar(r->record, "host", r->b->machine.hostname);
-	jnode_set(r->record, "machine", machine_to_jnode(&r->b->machine));
 	r->kdelta = jnode_new_map();
 	set_scalar(r->kdelta, "version", KDELTA_VERSION);
 	set_number(r->kdelta, "run", "%.0f", r->number);
@@ -327,9 +325,10 @@ static void record_init(struct run *r)
 		 localtime_r(&now, &tm));
 	set_scalar(r->kdelta, "start_date", date);
 	if (r->b->opts->setup)
-		set_scalar(r->kdelta, "setup", r->b->opts->setup);
+		set_scalar(r->kdelta, RUN_RECORD_SETUP, r->b->opts->setup);
 	record_order(r);
-	jnode_set(r->record, "kdelta", r->kdelta);
+	run_record_set(r->record, r->commit, r->b->machine.hostname,
+		       machine_to_jnode(&r->b->machine), r->kdelta);
 }
 
 static int record_write(struct run *r, struct kd_err *err)

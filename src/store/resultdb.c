@@ -12,13 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
 #include "kdelta/git.h"
 #include "kdelta/lkp-axes.h"
 #include "kdelta/name-index.h"
 #include "kdelta/result-index.h"
 #include "kdelta/resultdb.h"
+#include "kdelta/run-record.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
 
@@ -547,261 +546,6 @@ int resultdb_group_labels(const struct resultdb *db,
 	return -1;
 }
 
-/* Keys of a kdelta job.yaml that are not parameters of the comparison. */
-static const char *const unparameters[] = {
-	"commit", "host", "machine", "kdelta", "monitors", "runs",
-};
-
-static bool is_parameter(const char *key)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(unparameters); i++)
-		if (!strcmp(key, unparameters[i]))
-			return false;
-	return true;
-}
-
-/* One scalar of the job: section is NULL for a top-level one. */
-struct flat_param {
-	const char *section, *key, *value;
-};
-
-struct flat_params {
-	struct flat_param *items;
-	size_t n, alloc;
-};
-
-static const char *scalar_of(yaml_document_t *doc, int id)
-{
-	yaml_node_t *node = yaml_document_get_node(doc, id);
-
-	return node && node->type == YAML_SCALAR_NODE
-		       ? (const char *)node->data.scalar.value
-		       : NULL;
-}
-
-static void flat_add(struct flat_params *f, const char *section,
-		     const char *key, const char *value)
-{
-	ALLOC_GROW(f->items, f->n + 1, f->alloc);
-	f->items[f->n].section = section;
-	f->items[f->n].key = key;
-	f->items[f->n].value = value;
-	f->n++;
-}
-
-/* The scalars of a mapping, and those of the mappings it holds. */
-static void flatten(yaml_document_t *doc, yaml_node_t *map,
-		    const char *section, struct flat_params *f)
-{
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		const char *key = scalar_of(doc, p->key);
-		yaml_node_t *value = yaml_document_get_node(doc, p->value);
-
-		if (!key || !value || (!section && !is_parameter(key)))
-			continue;
-		if (value->type == YAML_SCALAR_NODE)
-			flat_add(f, section, key,
-				 (const char *)value->data.scalar.value);
-		else if (value->type == YAML_MAPPING_NODE && !section)
-			flatten(doc, value, key, f);
-	}
-}
-
-/*
- * For each scalar, how many scalars of the job share its key: tens of
- * thousands of keys in an lkp-tests job.yaml must not take a quadratic
- * search.  shared[i] is the count of item i's key.
- */
-static size_t *key_counts(const struct flat_params *f)
-{
-	char **keys = xcalloc(f->n + 1, sizeof(*keys));
-	size_t *first = xcalloc(f->n + 1, sizeof(*first));
-	size_t *count = xcalloc(f->n + 1, sizeof(*count));
-	size_t *shared = xcalloc(f->n + 1, sizeof(*shared));
-	struct name_index ix;
-	uint64_t hash;
-
-	for (size_t i = 0; i < f->n; i++)
-		keys[i] = (char *)f->items[i].key;
-	name_index_init(&ix);
-	for (size_t i = 0; i < f->n; i++) {
-		first[i] = name_index_find(&ix, keys, keys[i], &hash);
-		if (first[i] == (size_t)-1) {
-			name_index_add(&ix, keys, i, hash);
-			first[i] = i;
-		}
-		count[first[i]]++;
-	}
-	for (size_t i = 0; i < f->n; i++)
-		shared[i] = count[first[i]];
-	name_index_release(&ix);
-	free(keys);
-	free(first);
-	free(count);
-	return shared;
-}
-
-static int compare_params(const void *a, const void *b)
-{
-	const struct param *x = a, *y = b;
-
-	return strcmp(x->key, y->key);
-}
-
-static void params_from_flat(const struct flat_params *f,
-			     struct job_params *out)
-{
-	size_t *shared = key_counts(f);
-
-	out->items = xcalloc(f->n + 1, sizeof(*out->items));
-	for (size_t i = 0; i < f->n; i++) {
-		const struct flat_param *p = &f->items[i];
-
-		out->items[i].key = p->section && shared[i] > 1
-			? xasprintf("%s.%s", p->section, p->key)
-			: xstrdup(p->key);
-		out->items[i].value = xstrdup(p->value);
-	}
-	free(shared);
-	out->n = f->n;
-	qsort(out->items, out->n, sizeof(*out->items), compare_params);
-}
-
-static int yaml_load_first(const char *path, yaml_document_t *doc,
-			   struct kd_err *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-	yaml_parser_t parser;
-	int ret = 0;
-
-	if (read_file(path, &sb, err) < 0) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)sb.buf,
-				     sb.len);
-	if (!yaml_parser_load(&parser, doc))
-		ret = kd_error(err, "%s:%zu:%zu: invalid YAML: %s", path,
-			       parser.problem_mark.line + 1,
-			       parser.problem_mark.column + 1,
-			       parser.problem ? parser.problem : "unknown error");
-	yaml_parser_delete(&parser);
-	strbuf_release(&sb);
-	return ret;
-}
-
-static char *top_scalar(yaml_document_t *doc, yaml_node_t *map,
-			const char *key)
-{
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		const char *k = scalar_of(doc, p->key);
-		const char *v = scalar_of(doc, p->value);
-
-		if (k && v && *v && !strcmp(k, key))
-			return xstrdup(v);
-	}
-	return NULL;
-}
-
-static bool has_key(yaml_document_t *doc, yaml_node_t *map, const char *key)
-{
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		const char *k = scalar_of(doc, p->key);
-
-		if (k && !strcmp(k, key))
-			return true;
-	}
-	return false;
-}
-
-/*
- * The <path_params> of an lkp-tests job: from the result path it records,
- * else from where its results are (rel, below the result root).
- */
-static char *job_path_params(yaml_document_t *doc, yaml_node_t *root,
-			     const char *rel, const char *testcase)
-{
-	static const char *const keys[] = { "_rt", "result_root" };
-	char *params = NULL;
-
-	for (size_t i = 0; i < ARRAY_SIZE(keys) && !params; i++) {
-		char *path = top_scalar(doc, root, keys[i]);
-
-		if (path)
-			params = lkp_path_params(path, testcase);
-		free(path);
-	}
-	return params || !rel ? params : lkp_path_params(rel, testcase);
-}
-
-/*
- * A job lkp-tests scheduled (kdelta's runner adds a "kdelta" key to its
- * own) holds every key of its schedule: keep the axes lkp-tests shows.
- */
-static void keep_lkp_axes(yaml_document_t *doc, yaml_node_t *root,
-			  const char *rel, struct flat_params *f)
-{
-	char *testcase = top_scalar(doc, root, "testcase"), *params = NULL;
-	struct lkp_scalar *s;
-	size_t kept = 0;
-
-	if (testcase && !has_key(doc, root, "kdelta"))
-		params = job_path_params(doc, root, rel, testcase);
-	free(testcase);
-	if (!params)
-		return;
-	s = xcalloc(f->n + 1, sizeof(*s));
-	for (size_t i = 0; i < f->n; i++)
-		s[i] = (struct lkp_scalar){ .key = f->items[i].key,
-					    .value = f->items[i].value,
-					    .top = !f->items[i].section };
-	if (lkp_mark_axes(s, f->n, params)) {
-		for (size_t i = 0; i < f->n; i++) {
-			if (!s[i].keep)
-				continue;
-			f->items[kept] = f->items[i];
-			f->items[kept].value = lkp_axis_value(s[i].key, s[i].value);
-			kept++;
-		}
-		f->n = kept;
-	}
-	free(s);
-	free(params);
-}
-
-static int job_file_params(const char *path, const char *rel,
-			   struct job_params *out, struct kd_err *err)
-{
-	struct flat_params f = { NULL, 0, 0 };
-	yaml_document_t doc;
-	yaml_node_t *root;
-
-	if (yaml_load_first(path, &doc, err) < 0)
-		return -1;
-	root = yaml_document_get_root_node(&doc);
-	if (root && root->type != YAML_MAPPING_NODE) {
-		yaml_document_delete(&doc);
-		return kd_error(err, "%s: not a job: expected a mapping of parameters",
-				path);
-	}
-	if (root) {
-		flatten(&doc, root, NULL, &f);
-		keep_lkp_axes(&doc, root, rel, &f);
-		params_from_flat(&f, out);
-		out->testcase = top_scalar(&doc, root, "testcase");
-		out->host = top_scalar(&doc, root, "host");
-		if (!out->host)
-			out->host = top_scalar(&doc, root, "testbox");
-	}
-	free(f.items);
-	yaml_document_delete(&doc);
-	return 0;
-}
-
 /* The job.yaml of the first run that has one, or NULL. */
 static char *first_job_file(const struct result_dir *dir)
 {
@@ -827,35 +571,17 @@ int result_dir_params(const struct result_dir *dir, struct job_params *out,
 		      struct kd_err *err)
 {
 	char *path = first_job_file(dir);
+	struct jnode *root = NULL;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (path)
-		ret = job_file_params(path, dir->rel, out, err);
+		ret = run_record_load(path, &root, err);
+	if (!ret)
+		run_record_params(root, dir->rel, out);
+	jnode_free(root);
 	free(path);
-	if (ret < 0)
-		job_params_release(out);
 	return ret;
-}
-
-const char *job_params_get(const struct job_params *params, const char *key)
-{
-	for (size_t i = 0; i < params->n; i++)
-		if (!strcmp(params->items[i].key, key))
-			return params->items[i].value;
-	return NULL;
-}
-
-void job_params_release(struct job_params *params)
-{
-	for (size_t i = 0; i < params->n; i++) {
-		free(params->items[i].key);
-		free(params->items[i].value);
-	}
-	free(params->items);
-	free(params->testcase);
-	free(params->host);
-	memset(params, 0, sizeof(*params));
 }
 
 static bool in_list(const char *s, const char *const *list, size_t n,
@@ -1167,107 +893,21 @@ static int refresh_matrix(const struct result_dir *dir, const char *path,
 	return ret;
 }
 
-/* ---- what disturbed a run ---------------------------------------- */
-
-/*
- * A run is named as disturbed when its load average (at its start or end)
- * was above the machine's CPUs, another kdelta run ran beside it, or some
- * tasks stalled on CPU, I/O or memory for at least this share of its time
- * (the runner's record, kdelta.* in job.yaml).
- */
-#define DISTURBED_STALL_PERCENT 10
-
-static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *map,
-			    const char *key)
-{
-	if (!map || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		const char *k = scalar_of(doc, p->key);
-
-		if (k && !strcmp(k, key))
-			return yaml_document_get_node(doc, p->value);
-	}
-	return NULL;
-}
-
-static bool number_at(yaml_document_t *doc, yaml_node_t *map,
-		      const char *key, double *out)
-{
-	yaml_node_t *node = map_get(doc, map, key);
-	const char *text;
-	char *end;
-
-	if (!node || node->type != YAML_SCALAR_NODE)
-		return false;
-	text = (const char *)node->data.scalar.value;
-	*out = strtod(text, &end);
-	return end != text && !*end && isfinite(*out);
-}
-
-static void add_reason(struct strbuf *why, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_reason(struct strbuf *why, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why->len)
-		strbuf_addstr(why, "; ");
-	va_start(ap, fmt);
-	strbuf_vaddf(why, fmt, ap);
-	va_end(ap);
-}
-
-static void disturbance_reasons(yaml_document_t *doc, yaml_node_t *root,
-				struct strbuf *why)
-{
-	static const char *const resources[] = { "cpu", "io", "memory" };
-	yaml_node_t *k = map_get(doc, root, "kdelta");
-	yaml_node_t *pressure = map_get(doc, k, "pressure");
-	double cpus, start = 0, end = 0, n;
-	bool has_start = number_at(doc, k, "load_avg_start", &start);
-	bool has_end = number_at(doc, k, "load_avg_end", &end);
-
-	if (!number_at(doc, map_get(doc, root, "machine"), "nr_cpu", &cpus) ||
-	    cpus < 1)
-		cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
-	if ((has_start || has_end) && fmax(start, end) > cpus)
-		add_reason(why, "load average %.2f above its %g CPUs",
-			   fmax(start, end), cpus);
-	if (number_at(doc, k, "concurrent_runs", &n) && n > 0)
-		add_reason(why, "%g other kdelta run%s beside it", n,
-			   n == 1 ? "" : "s");
-	for (size_t i = 0; i < ARRAY_SIZE(resources); i++)
-		if (number_at(doc, map_get(doc, pressure, resources[i]),
-			      "some_stall_percent", &n) &&
-		    n >= DISTURBED_STALL_PERCENT)
-			add_reason(why, "%s pressure: tasks stalled %.0f%% of its time",
-				   resources[i], n);
-}
-
 /* Why the run of this stats.json was disturbed, or NULL. */
 static char *run_disturbance(const char *stats_path)
 {
-	char *path = xasprintf("%.*s/job.yaml",
+	char *path = xasprintf("%.*s/%s",
 			       (int)(strrchr(stats_path, '/') - stats_path),
-			       stats_path);
-	struct strbuf why = STRBUF_INIT;
-	yaml_document_t doc;
+			       stats_path, STORE_JOB_FILE);
+	struct jnode *root = NULL;
 	struct kd_err err;
+	char *why = NULL;
 
-	if (yaml_load_first(path, &doc, &err) == 0) {
-		disturbance_reasons(&doc, yaml_document_get_root_node(&doc),
-				    &why);
-		yaml_document_delete(&doc);
-	}
+	if (run_record_load(path, &root, &err) == 0)
+		why = run_record_disturbance(root);
+	jnode_free(root);
 	free(path);
-	if (!why.len) {
-		strbuf_release(&why);
-		return NULL;
-	}
-	return strbuf_detach(&why);
+	return why;
 }
 
 /* "3" of ".../3/stats.json". */

@@ -54,7 +54,7 @@ echo '{"punch.usecs": 2' >"$C/v2/1/stats.json"
 expect_error 2 "kdelta compare: $C/v2/1/stats.json: invalid JSON at line 2, column 1: expected ',' or '}', got the end of the input" cmp_ v1 v2
 echo '{"punch.usecs": 2}' >"$C/v2/1/stats.json"
 printf 'testcase: [punch\n' >"$C/v1/0/job.yaml"
-expect_error 2 "kdelta compare: $C/v1/0/job.yaml:2:1: invalid YAML: did not find expected ',' or ']'" cmp_ v1 v2
+expect_error 2 "kdelta compare: $C/v1/0/job.yaml:2:1: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 1, column 11)" cmp_ v1 v2
 echo 'testcase: punch' >"$C/v1/0/job.yaml"
 cmp_ v1 v2 >/dev/null || fail "stats.json without a matrix: status $?"
 

@@ -41,7 +41,6 @@
 
 #include "fuzz.h"
 #include "kdelta/compare-args.h"
-#include "kdelta/params.h"
 #include "kdelta/plot.h"
 #include "kdelta/render.h"
 #include "kdelta/report.h"
@@ -322,7 +321,6 @@ static void render_report(const struct comparison *const *cmps, size_t n,
 		.in_reply_to = h->in_reply_to,
 		.subject_prefix = h->prefix,
 		.always = h->options & 0x40,
-		.schema = job_schema_default(),
 		.date = 1796001600,
 		.unique = 0x5eed,
 	};
