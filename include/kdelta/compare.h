@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kdelta/commit-dir.h"
 #include "kdelta/err.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/run-record.h"
@@ -18,11 +19,6 @@
  */
 
 /* A run worth a look, named, never left out of the statistics. */
-struct run_note {
-	char *run;		/* the run's directory name: "3" */
-	char *why;		/* "load average 5.20 above its 2 CPUs" */
-};
-
 struct variant {
 	char *label;		/* commit label, or the --axis value */
 	char *subject;		/* one-line commit subject (--repo), or NULL */

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "kdelta/compare.h"
 #include "kdelta/err.h"
 #include "kdelta/matrix.h"
 #include "kdelta/result-index.h"
@@ -106,52 +105,5 @@ void result_dir_release(struct result_dir *dir);
  */
 int result_dir_params(const struct result_dir *dir, struct job_params *out,
 		      struct kd_err *err);
-
-/*
- * The runs of a commit directory, from their directories: complete ("ok",
- * or in lkp-tests' trees, which mark nothing, any with stats.json), failed
- * and incomplete; the first and the last one's mtime (0: no run).
- */
-struct run_counts {
-	size_t ok, failed, incomplete;
-	size_t interrupted;	/* kdelta was stopped in them (store.h) */
-	time_t first, last;
-};
-
-int result_dir_runs(const struct result_dir *dir, struct run_counts *out,
-		    struct kd_err *err);
-
-/*
- * Loads a commit directory's matrix (matrix.json[.gz], else the stats.json
- * of its complete runs) and counts its runs into v: complete ones from the
- * matrix, failed and incomplete ones from the run directories.  kdelta's
- * matrix.json.gz whose stats_source names other runs than those marked ok
- * is stale: the runs' stats.json are read instead, the file is rewritten
- * when it can be, and v->notice (caller frees) says so; when those cannot
- * be read, it is an error.
- */
-int result_dir_load(const struct result_dir *dir, struct matrix *m,
-		    struct variant *v, struct kd_err *err);
-
-/*
- * result_dir_load() in two steps, so that loading several directories is a
- * pipeline on every processor (one matrix parsed while another is
- * inflated; see compare-args.c): result_dir_read() scans the runs and
- * reads the matrix file's text into t; result_dir_finish() parses it into
- * m, fills v, releases t and returns what result_dir_load() would.  On
- * failure result_dir_read() leaves nothing to release.
- */
-struct run_scan;
-struct result_dir_text {
-	struct run_scan *runs;
-	char *path;		/* the matrix file; NULL: the runs' stats.json */
-	struct strbuf text;	/* its contents, inflated */
-};
-
-int result_dir_read(const struct result_dir *dir, struct result_dir_text *t,
-		    struct kd_err *err);
-int result_dir_finish(const struct result_dir *dir, struct result_dir_text *t,
-		      struct matrix *m, struct variant *v, struct kd_err *err);
-void result_dir_text_release(struct result_dir_text *t);
 
 #endif

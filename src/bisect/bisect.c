@@ -19,6 +19,7 @@
 
 #include "kdelta/bisect.h"
 #include "kdelta/catalogue.h"
+#include "kdelta/commit-dir.h"
 #include "kdelta/compare-load.h"
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
@@ -73,7 +74,7 @@ static ssize_t matrix_row(const struct matrix *m, const char *metric)
 static int load_matrix(const char *dir, struct matrix *m, struct kd_err *err)
 {
 	struct result_dir rd;
-	struct variant v;
+	struct commit_runs runs;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
@@ -81,12 +82,9 @@ static int load_matrix(const char *dir, struct matrix *m, struct kd_err *err)
 		return 0;
 	if (result_dir_from_path(dir, &rd, err) < 0)
 		return -1;
-	memset(&v, 0, sizeof(v));
-	ret = result_dir_load(&rd, m, &v, err);
+	ret = result_dir_load(&rd, m, &runs, err);
 	/* Only the matrix counts here. */
-	free(v.notice);
-	free(v.failure);
-	variant_release_runs(&v);
+	commit_runs_release(&runs);
 	result_dir_release(&rd);
 	return ret;
 }

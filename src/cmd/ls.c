@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "kdelta/cmdline.h"
+#include "kdelta/commit-dir.h"
 #include "kdelta/resultdb.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kdelta/commit-dir.h"
 #include "kdelta/compare-load.h"
 #include "kdelta/git.h"
 #include "kdelta/matrix.h"
@@ -95,15 +96,33 @@ struct load_job {
 	int ret;
 };
 
+/* What the reading of v's commit directory found of its runs, taken over. */
+static void variant_take_runs(struct variant *v, struct commit_runs *r)
+{
+	v->runs = r->complete;
+	v->runs_failed = r->failed;
+	v->runs_incomplete = r->incomplete;
+	v->runs_interrupted = r->interrupted;
+	v->failure = r->failure;
+	v->run_names = r->run_names;
+	v->notes = r->notes;
+	v->nnotes = r->nnotes;
+	v->notice = r->notice;
+	memset(r, 0, sizeof(*r));
+}
+
 static void load_job_stage(void *ctx, size_t stage, size_t i)
 {
 	struct load_job *job = (struct load_job *)ctx + i;
+	struct commit_runs runs;
 
-	if (!stage)
+	if (!stage) {
 		job->ret = result_dir_read(job->dir, &job->text, &job->err);
-	else if (!job->ret)
+	} else if (!job->ret) {
 		job->ret = result_dir_finish(job->dir, &job->text, &job->m,
-					     job->v, &job->err);
+					     &runs, &job->err);
+		variant_take_runs(job->v, &runs);
+	}
 }
 
 /*

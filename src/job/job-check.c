@@ -32,13 +32,6 @@ const struct param_section *schema_monitor(const struct job_schema *schema,
 	return find_section(schema->monitors, name);
 }
 
-bool jnode_is_null(const struct jnode *node)
-{
-	return node->kind == JNODE_SCALAR &&
-	       (!*node->scalar || !strcmp(node->scalar, "~") ||
-		!strcmp(node->scalar, "null"));
-}
-
 bool param_expands(const struct param_spec *spec)
 {
 	return spec->type != PARAM_LIST && spec->type != PARAM_MAP;

@@ -8,6 +8,7 @@
 
 #include <yaml.h>
 
+#include "job-internal.h"
 #include "kdelta/job.h"
 #include "kdelta/util.h"
 
@@ -268,4 +269,11 @@ void job_to_yaml(const struct jnode *root, struct strbuf *out)
 	yaml_emitter_emit(&emitter, &event);
 	yaml_emitter_flush(&emitter);
 	yaml_emitter_delete(&emitter);
+}
+
+bool jnode_is_null(const struct jnode *node)
+{
+	return node->kind == JNODE_SCALAR &&
+	       (!*node->scalar || !strcmp(node->scalar, "~") ||
+		!strcmp(node->scalar, "null"));
 }

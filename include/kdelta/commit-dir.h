@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KDELTA_COMMIT_DIR_H
+#define KDELTA_COMMIT_DIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "kdelta/err.h"
+#include "kdelta/matrix.h"
+#include "kdelta/resultdb.h"
+#include "kdelta/strbuf.h"
+
+/*
+ * The runs of a commit directory, from their directories: complete ("ok",
+ * or in lkp-tests' trees, which mark nothing, any with stats.json), failed
+ * and incomplete; the first and the last one's mtime (0: no run).
+ */
+struct run_counts {
+	size_t ok, failed, incomplete;
+	size_t interrupted;	/* kdelta was stopped in them (store.h) */
+	time_t first, last;
+};
+
+int result_dir_runs(const struct result_dir *dir, struct run_counts *out,
+		    struct kd_err *err);
+
+/* A run the machine disturbed (run_record_disturbance()). */
+struct run_note {
+	char *run;		/* the run's directory name: "3" */
+	char *why;		/* "load average 5.20 above its 2 CPUs" */
+};
+
+/* What a commit directory's runs say, beside its matrix. */
+struct commit_runs {
+	size_t complete;	/* complete runs: the matrix's */
+	size_t failed;		/* complete but failed */
+	size_t incomplete;	/* started, never completed */
+	size_t interrupted;	/* kdelta was stopped in them (store.h) */
+	char *failure;		/* why the first failed run failed, or NULL */
+	/*
+	 * The complete runs' directory names in the order of the matrix's
+	 * runs (NULL-terminated), or NULL when it does not say which is which.
+	 */
+	char **run_names;
+	struct run_note *notes;	/* the disturbed runs */
+	size_t nnotes;
+	char *notice;		/* a stale matrix rebuilt: what to tell */
+};
+
+void commit_runs_release(struct commit_runs *r);
+
+/*
+ * Loads a commit directory's matrix (matrix.json[.gz], else the stats.json
+ * of its complete runs) and counts its runs into out: complete ones from
+ * the matrix, failed and incomplete ones from the run directories.
+ * kdelta's matrix.json.gz whose stats_source names other runs than those
+ * marked ok is stale: the runs' stats.json are read instead, the file is
+ * rewritten when it can be, and out->notice says so; when those cannot be
+ * read, it is an error.
+ */
+int result_dir_load(const struct result_dir *dir, struct matrix *m,
+		    struct commit_runs *out, struct kd_err *err);
+
+/*
+ * result_dir_load() in two steps, so that loading several directories is a
+ * pipeline on every processor (one matrix parsed while another is
+ * inflated; see compare-load.c): result_dir_read() scans the runs and
+ * reads the matrix file's text into t; result_dir_finish() parses it into
+ * m, fills out, releases t and returns what result_dir_load() would.  On
+ * failure result_dir_read() leaves nothing to release.
+ */
+struct run_scan;
+struct result_dir_text {
+	struct run_scan *runs;
+	char *path;		/* the matrix file; NULL: the runs' stats.json */
+	struct strbuf text;	/* its contents, inflated */
+};
+
+int result_dir_read(const struct result_dir *dir, struct result_dir_text *t,
+		    struct kd_err *err);
+int result_dir_finish(const struct result_dir *dir, struct result_dir_text *t,
+		      struct matrix *m, struct commit_runs *out,
+		      struct kd_err *err);
+void result_dir_text_release(struct result_dir_text *t);
+
+#endif
