@@ -7,6 +7,7 @@
 
 #include "kdelta/compare.h"
 #include "kdelta/err.h"
+#include "kdelta/mail.h"
 #include "kdelta/strbuf.h"
 
 /*
@@ -39,8 +40,9 @@ void report_add_change(struct strbuf *out, const struct metric_cell *cell);
 
 struct report_options {
 	const struct compare_options *compare;	/* as the cmps were decided */
-	const char *from;	/* NULL: "kdelta <user@hostname>" */
-	const char *to, *cc;	/* comma-separated addresses, or NULL */
+	/* NULL or empty: report_default_from() */
+	const struct mail_addresses *from;
+	const struct mail_addresses *to, *cc;	/* NULL: none */
 	const char *in_reply_to;	/* a Message-ID, or NULL */
 	const char *subject_prefix;	/* NULL: "[kdelta]"; "": none */
 	bool always;		/* a mail even when nothing changed */
@@ -75,7 +77,11 @@ int report_write(const struct report_options *opt,
 		 const struct comparison *const *cmps, size_t n,
 		 struct strbuf *out, struct kd_err *err);
 
-/* The "From" used when none is given: "kdelta <user@hostname>". */
-char *report_default_from(void);
+/*
+ * The From used when none is given, added to list: "kdelta
+ * <user@hostname>" (kdelta@localhost where those are not fit for an
+ * address).
+ */
+void report_default_from(struct mail_addresses *list);
 
 #endif

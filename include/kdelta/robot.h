@@ -8,6 +8,7 @@
 
 #include "kdelta/err.h"
 #include "kdelta/job.h"
+#include "kdelta/mail.h"
 
 /*
  * kdelta robot: watches branches of a repository, measures every new head
@@ -38,8 +39,8 @@ struct robot_branch {
 
 struct robot_mail {
 	bool enabled;	/* the configuration has a mail section */
-	char *from;	/* NULL: report's default */
-	char *to, *cc;	/* comma-separated, or NULL */
+	struct mail_addresses from;	/* empty: report's default */
+	struct mail_addresses to, cc;
 	bool author;	/* the first bad commit's author is added to To */
 	char *sendmail;	/* the command, split at blanks */
 };
@@ -78,6 +79,17 @@ struct robot_config {
 int robot_config_load(const char *path, struct robot_config *cfg,
 		      struct kd_err *err);
 void robot_config_release(struct robot_config *cfg);
+
+/*
+ * The To of a mail about a commit: with 'author', the commit's author,
+ * then the configured addresses.  The author as git gives the name and the address
+ * apart (git log --format=%an, %ae), never parsed from one string, so
+ * that no name can add a recipient.  An author address kdelta does not
+ * write (mail_addresses_add()) is left out, and note says why.
+ */
+void robot_mail_to(const struct robot_mail *m, const char *author_name,
+		   const char *author_addr, struct mail_addresses *to,
+		   struct strbuf *note);
 
 /* The durable state (robot-state.c): SQLite, WAL, one transaction a step. */
 struct robot_state;

@@ -33,7 +33,8 @@ static const char report_usage[] =
 	"                          to '/usr/sbin/sendmail -t -i'\n"
 	"    --sendmail-cmd CMD    send it through CMD instead (split at blanks, no\n"
 	"                          shell)\n"
-	"    --to ADDRS            recipients, comma-separated (needed to send)\n"
+	"    --to ADDRS            recipients, comma-separated (needed to send):\n"
+	"                          a@b.c, Name <a@b.c>, \"Last, First\" <a@b.c>\n"
 	"    --cc ADDRS            copies to, comma-separated\n"
 	"    --from ADDR           sender (default: kdelta <user@hostname>)\n"
 	"    --in-reply-to ID      the Message-ID the report answers\n"
@@ -57,6 +58,8 @@ static const char report_usage[] =
 struct report_args {
 	struct report_options opt;
 	const char *output, *sendmail_cmd;
+	const char *from, *to, *cc;	/* as given */
+	struct mail_addresses from_list, to_list, cc_list;
 	bool sendmail, fail_on_regression;
 };
 
@@ -89,15 +92,40 @@ static int report_option(void *ctx, const char *name, const char *value,
 	else if (!strcmp(name, "--sendmail-cmd"))
 		r->sendmail_cmd = value;
 	else if (!strcmp(name, "--to"))
-		r->opt.to = value;
+		r->to = value;
 	else if (!strcmp(name, "--cc"))
-		r->opt.cc = value;
+		r->cc = value;
 	else if (!strcmp(name, "--from"))
-		r->opt.from = value;
+		r->from = value;
 	else if (!strcmp(name, "--in-reply-to"))
 		r->opt.in_reply_to = value;
 	else
 		r->opt.subject_prefix = value;
+	return 0;
+}
+
+/* --from, --to, --cc parsed into (name, address) pairs. */
+static int parse_addresses(struct report_args *r, struct kd_err *err)
+{
+	const struct {
+		const char *option, *value;
+		struct mail_addresses *list;
+	} lists[] = {
+		{ "--from", r->from, &r->from_list },
+		{ "--to", r->to, &r->to_list },
+		{ "--cc", r->cc, &r->cc_list },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		if (lists[i].value &&
+		    mail_addresses_parse(lists[i].list, lists[i].value, err) < 0)
+			return kd_error_prefix(err, "%s", lists[i].option);
+	if (r->from && r->from_list.n != 1)
+		return kd_error(err, "--from: expected one address, got %zu",
+				r->from_list.n);
+	r->opt.from = &r->from_list;
+	r->opt.to = &r->to_list;
+	r->opt.cc = &r->cc_list;
 	return 0;
 }
 
@@ -107,7 +135,9 @@ static int check_args(struct report_args *r, struct kd_err *err)
 		r->sendmail = true;
 	if (r->sendmail && r->output)
 		return kd_error(err, "-o and --sendmail exclude each other; write the mail or send it");
-	if (r->sendmail && !mail_has_address(r->opt.to))
+	if (parse_addresses(r, err) < 0)
+		return -1;
+	if (r->sendmail && !r->to_list.n)
 		return kd_error(err, "--sendmail needs --to, the recipients of the mail");
 	if (r->sendmail && !r->sendmail_cmd)
 		r->sendmail_cmd = mail_sendmail_command();
@@ -184,5 +214,8 @@ int cmd_report(int argc, char **argv)
 	else if (r.fail_on_regression)
 		status = outcome;
 	compare_args_release(&a);
+	mail_addresses_release(&r.from_list);
+	mail_addresses_release(&r.to_list);
+	mail_addresses_release(&r.cc_list);
 	return status;
 }

@@ -31,24 +31,6 @@ char *mail_header_value(const char *s)
 	return strbuf_detach(&sb);
 }
 
-/* The next comma outside a quoted display name, or the end. */
-static const char *next_comma(const char *s);
-
-bool mail_has_address(const char *list)
-{
-	char *value = list ? mail_header_value(list) : NULL;
-	bool found = false;
-
-	for (const char *a = value; a && *a && !found;) {
-		const char *end = next_comma(a);
-
-		found = strspn(a, " ") < (size_t)(end - a);
-		a = *end ? end + 1 : end;
-	}
-	free(value);
-	return found;
-}
-
 static bool is_ascii(const char *s)
 {
 	for (; *s; s++)
@@ -130,26 +112,187 @@ static void add_encoded_words(struct strbuf *out, const char *value,
 	strbuf_addstr(out, "?=");
 }
 
-/*
- * One address of an address header: "Name <addr>" with a display name
- * that is not ASCII gets the name encoded, never the address.
- */
-static void add_address(struct strbuf *out, const char *addr, size_t col)
+/* atext (RFC 5322 3.2.3): a word of a display name that needs no quotes. */
+static bool is_atext(unsigned char c)
 {
-	const char *lt = strrchr(addr, '<');
-	char *name;
+	return isalnum(c) || (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
+}
 
-	if (is_ascii(addr) || !lt) {
-		/* an internationalised address itself is sent as it is */
-		add_folded(out, addr, col);
+/*
+ * A display name as RFC 5322 writes it: its words as they are when each
+ * is atoms, else the whole name one quoted-string, with '"' and '\'
+ * escaped.  Commas, '<', '@' and the like are then inside quotes: nothing
+ * in a name can end the address or start another.
+ */
+static void add_phrase(struct strbuf *out, const char *name)
+{
+	bool plain = true;
+
+	for (const char *p = name; *p && plain; p++)
+		plain = *p == ' ' || is_atext((unsigned char)*p);
+	if (plain) {
+		strbuf_addstr(out, name);
 		return;
 	}
-	name = xstrndup(addr, (size_t)(lt - addr));
-	while (*name && name[strlen(name) - 1] == ' ')
-		name[strlen(name) - 1] = '\0';
-	add_encoded_words(out, name, col, true);
-	strbuf_addf(out, "\n %s", lt);
+	strbuf_addch(out, '"');
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *p);
+	}
+	strbuf_addch(out, '"');
+}
+
+/*
+ * One mailbox: "addr", or "Name <addr>" with the name quoted as needed,
+ * or RFC 2047 encoded when it is not ASCII or has a word too long to fold
+ * (encoded-words, in a phrase, leave only letters and digits as they are).
+ */
+static void add_mailbox(struct strbuf *out, const struct mail_address *a,
+			size_t col)
+{
+	char *name = a->name ? mail_header_value(a->name) : NULL;
+	struct strbuf phrase = STRBUF_INIT;
+
+	if (!name || !*name) {
+		add_folded(out, a->addr, col);
+	} else if (!is_ascii(name) || has_long_word(name)) {
+		add_encoded_words(out, name, col, true);
+		strbuf_addf(out, "\n <%s>", a->addr);
+	} else {
+		add_phrase(&phrase, name);
+		strbuf_addf(&phrase, " <%s>", a->addr);
+		add_folded(out, phrase.buf, col);
+	}
+	strbuf_release(&phrase);
 	free(name);
+}
+
+/*
+ * From, To, Cc: the mailboxes, one per line when several; those whose
+ * address (compared without regard to case) an earlier one has are left
+ * out: the author of a commit who is also a configured recipient gets the
+ * mail once.
+ */
+static void add_address_header(struct strbuf *out, const char *header,
+			       const struct mail_addresses *list)
+{
+	size_t col = strlen(header) + 2, written = 0;
+
+	strbuf_addf(out, "%s: ", header);
+	for (size_t i = 0; list && i < list->n; i++) {
+		bool again = false;
+
+		for (size_t j = 0; j < i && !again; j++)
+			again = !strcasecmp(list->v[j].addr, list->v[i].addr);
+		if (again)
+			continue;
+		if (written++) {
+			strbuf_addstr(out, ",\n ");
+			col = 1;
+		}
+		add_mailbox(out, &list->v[i], col);
+	}
+	strbuf_addch(out, '\n');
+}
+
+/*
+ * An address kdelta writes: local@domain, each part not empty, without
+ * blanks, control characters, quotes or the characters that delimit
+ * addresses and comments ("(),:;<>@[\]" but the one '@').  Bytes of UTF-8
+ * (RFC 6531) are kept.
+ */
+static bool valid_addr(const char *addr)
+{
+	const char *at = strchr(addr, '@');
+
+	if (!at || at == addr || !at[1] || strchr(at + 1, '@'))
+		return false;
+	for (const unsigned char *p = (const unsigned char *)addr; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || (*p != '@' && strchr("\"(),:;<>[\\]", *p)))
+			return false;
+	return true;
+}
+
+int mail_addresses_add(struct mail_addresses *list, const char *name,
+		       const char *addr, struct kd_err *err)
+{
+	char *shown;
+
+	if (!valid_addr(addr)) {
+		shown = xstrdup(addr);
+		make_printable(shown);
+		kd_error(err, "'%s' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")",
+			 shown);
+		free(shown);
+		return -1;
+	}
+	ALLOC_GROW(list->v, list->n + 1, list->alloc);
+	list->v[list->n++] = (struct mail_address){
+		.name = name && *name ? xstrdup(name) : NULL,
+		.addr = xstrdup(addr),
+	};
+	return 0;
+}
+
+/*
+ * One element of an address list, s[0..len): "addr", "<addr>",
+ * "Name <addr>" or "\"Name, quoted\" <addr>".
+ */
+static int parse_one(struct mail_addresses *list, const char *s, size_t len,
+		     struct kd_err *err)
+{
+	struct strbuf name = STRBUF_INIT, addr = STRBUF_INIT;
+	bool quoted = false, angle = false, closed = false, was_quoted = false;
+	int ret = 0;
+
+	for (size_t i = 0; i < len && !ret; i++) {
+		char c = s[i];
+
+		if (closed && c != ' ' && c != '\t')
+			ret = -1;	/* text after '>' */
+		else if (closed)
+			continue;
+		else if (quoted && c == '\\' && i + 1 < len)
+			strbuf_addch(&name, s[++i]);
+		else if (c == '"' && !angle)
+			quoted = !quoted, was_quoted = true;
+		else if (quoted)
+			strbuf_addch(&name, c);
+		else if (c == '<' && !angle)
+			angle = true;
+		else if (c == '>' && angle)
+			closed = true;
+		else if (c == '<' || c == '>')
+			ret = -1;
+		else
+			strbuf_addch(angle ? &addr : &name, c);
+	}
+	if (quoted || (angle && !closed) || (!angle && was_quoted))
+		ret = -1;
+	if (!ret) {
+		/* "a@b.c": what was read as a name is the address. */
+		const char *raw = angle ? addr.buf : name.buf;
+		size_t lead = strspn(raw, " \t"), n = strlen(raw + lead);
+		char *bare, *clean = mail_header_value(angle ? name.buf : "");
+
+		while (n && (raw[lead + n - 1] == ' ' || raw[lead + n - 1] == '\t'))
+			n--;
+		bare = xstrndup(raw + lead, n);
+		ret = mail_addresses_add(list, clean, bare, err);
+		free(bare);
+		free(clean);
+	} else {
+		char *shown = xstrndup(s, len);
+
+		make_printable(shown);
+		kd_error(err, "'%s' is not an address (a@b.c, or Name <a@b.c>; a name with a comma in quotes)",
+			 shown);
+		free(shown);
+	}
+	strbuf_release(&name);
+	strbuf_release(&addr);
+	return ret < 0 ? -1 : 0;
 }
 
 /* The next comma outside a quoted display name, or the end. */
@@ -168,61 +311,28 @@ static const char *next_comma(const char *s)
 	return s;
 }
 
-/* The address of "Name <a@b.c>" or of "a@b.c". */
-static char *address_part(const char *one)
+int mail_addresses_parse(struct mail_addresses *list, const char *text,
+			 struct kd_err *err)
 {
-	const char *lt = strrchr(one, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	for (const char *a = text; *a;) {
+		const char *end = next_comma(a);
+		size_t blank = strspn(a, " \t");
 
-	return gt ? xstrndup(lt + 1, (size_t)(gt - lt - 1)) : xstrdup(one);
+		if (a + blank < end && parse_one(list, a, end - a, err) < 0)
+			return -1;
+		a = *end ? end + 1 : end;
+	}
+	return 0;
 }
 
-/*
- * From, To, Cc: comma-separated addresses, one per line when several,
- * without the blanks around them (a blank at an address's end could be
- * folded onto a line of its own); blank ones ("a@b.c, ") are left out,
- * and so are those whose address (compared without regard to case) an
- * earlier one has: the author of a commit who is also a configured
- * recipient gets the mail once.
- */
-static void add_address_list(struct strbuf *out, const char *value,
-			     size_t col)
+void mail_addresses_release(struct mail_addresses *list)
 {
-	char **seen = NULL;
-	size_t n = 0, alloc = 0;
-
-	for (const char *a = value; *a;) {
-		const char *end = next_comma(a), *start = a;
-		char *one, *address;
-		bool again = false;
-
-		a = *end ? end + 1 : end;
-		while (start < end && *start == ' ')
-			start++;
-		while (end > start && end[-1] == ' ')
-			end--;
-		if (start == end)
-			continue;
-		one = xstrndup(start, (size_t)(end - start));
-		address = address_part(one);
-		for (size_t i = 0; i < n && !again; i++)
-			again = !strcasecmp(seen[i], address);
-		if (again) {
-			free(address);
-			free(one);
-			continue;
-		}
-		if (n) {
-			strbuf_addstr(out, ",\n ");
-			col = 1;
-		}
-		ALLOC_GROW(seen, n + 1, alloc);
-		seen[n++] = address;
-		add_address(out, one, col);
-		free(one);
+	for (size_t i = 0; i < list->n; i++) {
+		free(list->v[i].name);
+		free(list->v[i].addr);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(seen[i]);
-	free(seen);
+	free(list->v);
+	*list = (struct mail_addresses)MAIL_ADDRESSES_INIT;
 }
 
 /* Subject: text, encoded when not ASCII or not foldable. */
@@ -236,17 +346,12 @@ static void add_unstructured(struct strbuf *out, const char *value,
 }
 
 /* A header "Name: value"; nothing in value can start another header. */
-static void add_header(struct strbuf *out, const char *name, const char *raw,
-		       bool addresses)
+static void add_header(struct strbuf *out, const char *name, const char *raw)
 {
 	char *value = mail_header_value(raw);
-	size_t col = strlen(name) + 2;
 
 	strbuf_addf(out, "%s: ", name);
-	if (addresses)
-		add_address_list(out, value, col);
-	else
-		add_unstructured(out, value, col);
+	add_unstructured(out, value, strlen(name) + 2);
 	strbuf_addch(out, '\n');
 	free(value);
 }
@@ -421,12 +526,12 @@ void mail_format(const struct mail *m, struct strbuf *out)
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
 	choose_boundary(m, boundary, sizeof(boundary));
 
-	add_header(out, "From", m->from, true);
-	if (mail_has_address(m->to))
-		add_header(out, "To", m->to, true);
-	if (mail_has_address(m->cc))
-		add_header(out, "Cc", m->cc, true);
-	add_header(out, "Subject", m->subject, false);
+	add_address_header(out, "From", m->from);
+	if (m->to && m->to->n)
+		add_address_header(out, "To", m->to);
+	if (m->cc && m->cc->n)
+		add_address_header(out, "Cc", m->cc);
+	add_header(out, "Subject", m->subject);
 	strbuf_addf(out, "Date: %s\n", date);
 	add_message_id(out, m);
 	if (m->in_reply_to && *m->in_reply_to)

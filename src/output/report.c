@@ -873,17 +873,20 @@ static void add_body(const struct report *rep, struct strbuf *out)
 
 /* ---- the message --------------------------------------------------- */
 
-char *report_default_from(void)
+void report_default_from(struct mail_addresses *list)
 {
 	struct passwd *pw = getpwuid(getuid());
 	const char *user = pw ? pw->pw_name : getenv("USER");
-	char host[256] = "localhost";
+	char host[256] = "localhost", *addr;
+	struct kd_err err;
 
 	if (gethostname(host, sizeof(host) - 1) < 0 || !*host)
 		strcpy(host, "localhost");
 	host[sizeof(host) - 1] = '\0';
-	return xasprintf("kdelta <%s@%s>", user && *user ? user : "kdelta",
-			 host);
+	addr = xasprintf("%s@%s", user && *user ? user : "kdelta", host);
+	if (mail_addresses_add(list, "kdelta", addr, &err) < 0)
+		mail_addresses_add(list, "kdelta", "kdelta@localhost", &err);
+	free(addr);
 }
 
 /* "<testcase>.yaml", or with the parameter directory when several. */
@@ -957,9 +960,9 @@ static void format_message(const struct report *rep, const char *host,
 	const struct report_options *opt = rep->opt;
 	struct mail_attachment *att = xcalloc(rep->nsections + 1, sizeof(*att));
 	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT;
-	char *from = opt->from ? NULL : report_default_from();
+	struct mail_addresses from = MAIL_ADDRESSES_INIT;
 	struct mail m = {
-		.from = opt->from ? opt->from : from,
+		.from = opt->from && opt->from->n ? opt->from : &from,
 		.to = opt->to,
 		.cc = opt->cc,
 		.in_reply_to = opt->in_reply_to,
@@ -968,6 +971,8 @@ static void format_message(const struct report *rep, const char *host,
 		.unique = opt->unique ? opt->unique : made_up_unique(),
 	};
 
+	if (m.from == &from)
+		report_default_from(&from);
 	add_subject(rep, &subject);
 	add_body(rep, &body);
 	for (size_t i = 0; i < rep->nsections; i++)
@@ -982,7 +987,7 @@ static void format_message(const struct report *rep, const char *host,
 	mail_format(&m, out);
 	strbuf_release(&subject);
 	strbuf_release(&body);
-	free(from);
+	mail_addresses_release(&from);
 	free(att);
 }
 

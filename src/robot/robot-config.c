@@ -171,30 +171,32 @@ static int count_value(const struct loader *ld, const struct jnode *node,
 	return 0;
 }
 
-/* A scalar or a list of scalars, joined with ", ". */
-static int address_list(const struct loader *ld, const struct jnode *node,
-			const char *what, char **out)
+/* One scalar's addresses, parsed; the error at its place. */
+static int addresses_of(const struct loader *ld, const struct jnode *node,
+			const char *what, struct mail_addresses *out)
 {
-	struct strbuf sb = STRBUF_INIT;
+	const char *s = scalar(ld, node, what);
+	struct kd_err e;
 
+	if (!s)
+		return -1;
+	if (mail_addresses_parse(out, s, &e) < 0)
+		return node_error(ld, node, "%s: %s", what, e.msg);
+	return 0;
+}
+
+/* A scalar or a list of scalars: comma-separated addresses each. */
+static int address_list(const struct loader *ld, const struct jnode *node,
+			const char *what, struct mail_addresses *out)
+{
 	if (node->kind == JNODE_MAP)
 		return node_error(ld, node, "%s: expected an address or a list of addresses",
 				  what);
-	if (node->kind == JNODE_SCALAR) {
-		strbuf_addstr(&sb, node->scalar);
-	} else {
-		for (size_t i = 0; i < node->n; i++) {
-			const char *s = scalar(ld, node->values[i], what);
-
-			if (!s) {
-				strbuf_release(&sb);
-				return -1;
-			}
-			strbuf_addf(&sb, "%s%s", i ? ", " : "", s);
-		}
-	}
-	free(*out);
-	*out = strbuf_detach(&sb);
+	if (node->kind == JNODE_SCALAR)
+		return addresses_of(ld, node, what, out);
+	for (size_t i = 0; i < node->n; i++)
+		if (addresses_of(ld, node->values[i], what, out) < 0)
+			return -1;
 	return 0;
 }
 
@@ -319,7 +321,10 @@ static int mail(const struct loader *ld, const struct jnode *node)
 		return -1;
 	m->enabled = true;
 	m->author = true;
-	if ((v = jnode_get(node, "from")) && string(ld, v, "mail: from", &m->from) < 0)
+	if ((v = jnode_get(node, "from")) &&
+	    (addresses_of(ld, v, "mail: from", &m->from) < 0 ||
+	     (m->from.n != 1 && node_error(ld, v, "mail: from: expected one address, got %zu",
+					   m->from.n) < 0)))
 		return -1;
 	if ((v = jnode_get(node, "to")) && address_list(ld, v, "mail: to", &m->to) < 0)
 		return -1;
@@ -332,7 +337,7 @@ static int mail(const struct loader *ld, const struct jnode *node)
 	    (!scalar(ld, v, "mail: author") ||
 	     parse_bool(v->scalar, &m->author, &e) < 0))
 		return node_error(ld, v, "mail: author: expected true or false");
-	if (!mail_has_address(m->to) && !m->author)
+	if (!m->to.n && !m->author)
 		return node_error(ld, node, "mail: no recipient: give 'to', or leave 'author' true");
 	return 0;
 }
@@ -574,9 +579,23 @@ void robot_config_release(struct robot_config *cfg)
 	free(cfg->slurm.constraint);
 	free(cfg->slurm.kdelta);
 	free(cfg->slurm.job_dir);
-	free(cfg->mail.from);
-	free(cfg->mail.to);
-	free(cfg->mail.cc);
+	mail_addresses_release(&cfg->mail.from);
+	mail_addresses_release(&cfg->mail.to);
+	mail_addresses_release(&cfg->mail.cc);
 	free(cfg->mail.sendmail);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+void robot_mail_to(const struct robot_mail *m, const char *author_name,
+		   const char *author_addr, struct mail_addresses *to,
+		   struct strbuf *note)
+{
+	struct kd_err err;
+
+	if (m->author && author_addr &&
+	    mail_addresses_add(to, author_name, author_addr, &err) < 0)
+		strbuf_addf(note, "the author's address is left out of To: %s",
+			    err.msg);
+	for (size_t i = 0; i < m->to.n; i++)
+		mail_addresses_add(to, m->to.v[i].name, m->to.v[i].addr, &err);
 }

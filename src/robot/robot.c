@@ -539,21 +539,30 @@ static void record_step(void *arg, const struct bisect_step_info *step)
 		fprintf(r->log, "robot: %s\n", err.msg);
 }
 
-/* "To" of the mail: the configured addresses and the commit's author. */
-static char *mail_to(struct robot *r, const char *commit)
+/*
+ * "To" of the mail: the commit's author (name and address apart, as git
+ * gives them) and the configured addresses (robot_mail_to()).
+ */
+static void mail_to(struct robot *r, const char *commit,
+		    struct mail_addresses *to)
 {
-	const char *args[] = { "log", "-1", "--format=%an <%ae>", commit,
-			       "--", NULL };
+	const char *name_args[] = { "log", "-1", "--format=%an", commit, "--",
+				    NULL };
+	const char *addr_args[] = { "log", "-1", "--format=%ae", commit, "--",
+				    NULL };
 	const struct robot_mail *m = &r->cfg->mail;
-	char *author = m->author ? git_line(r->cfg->repo, args) : NULL;
-	char *to;
+	char *name = m->author ? git_line(r->cfg->repo, name_args) : NULL;
+	char *addr = m->author ? git_line(r->cfg->repo, addr_args) : NULL;
+	struct strbuf note = STRBUF_INIT;
 
-	if (author && mail_has_address(m->to))
-		to = xasprintf("%s, %s", author, m->to);
-	else
-		to = xstrdup(author ? author : m->to ? m->to : "");
-	free(author);
-	return to;
+	robot_mail_to(m, name, addr, to, &note);
+	if (note.len) {
+		make_printable(note.buf);
+		fprintf(r->log, "robot: " SHORT ": %s\n", commit, note.buf);
+	}
+	strbuf_release(&note);
+	free(addr);
+	free(name);
 }
 
 static char *message_id_of(const struct strbuf *text)
@@ -592,7 +601,8 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 	struct robot_mail_row row;
 	struct report_options ro = { 0 };
 	struct strbuf text = STRBUF_INIT;
-	char *to = NULL, *id = NULL;
+	struct mail_addresses to = MAIL_ADDRESSES_INIT;
+	char *id = NULL;
 	bool found;
 	int ret = robot_state_mail_find(r->st, res->first_bad, t->job,
 					res->metric, &row, &found, err);
@@ -608,9 +618,10 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 		fprintf(r->log, "robot: " SHORT ": %s: %s: no mail section; not mailed\n",
 			res->first_bad, t->job, res->metric);
 	} else {
-		ro.from = r->cfg->mail.from;
-		ro.to = to = mail_to(r, res->first_bad);
-		ro.cc = r->cfg->mail.cc;
+		ro.from = &r->cfg->mail.from;
+		mail_to(r, res->first_bad, &to);
+		ro.to = &to;
+		ro.cc = &r->cfg->mail.cc;
 		ret = bisect_report_write(res, bo, r->cfg->build, &ro, &text,
 					  err);
 		if (!ret && !(id = message_id_of(&text)))
@@ -624,7 +635,7 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 	}
 	robot_mail_row_release(&row);
 	strbuf_release(&text);
-	free(to);
+	mail_addresses_release(&to);
 	free(id);
 	return ret < 0 ? -1 : 0;
 }

@@ -313,11 +313,14 @@ static void render_report(const struct comparison *const *cmps, size_t n,
 			  const struct compare_options *opt,
 			  const struct header *h)
 {
+	struct mail_addresses from = MAIL_ADDRESSES_INIT,
+			      to = MAIL_ADDRESSES_INIT,
+			      cc = MAIL_ADDRESSES_INIT;
 	struct report_options ro = {
 		.compare = opt,
-		.from = h->from ? h->from : "kdelta <kdelta@localhost>",
-		.to = h->to,
-		.cc = h->cc,
+		.from = &from,
+		.to = &to,
+		.cc = &cc,
 		.in_reply_to = h->in_reply_to,
 		.subject_prefix = h->prefix,
 		.always = h->options & 0x40,
@@ -326,12 +329,25 @@ static void render_report(const struct comparison *const *cmps, size_t n,
 	};
 	struct strbuf out = STRBUF_INIT;
 	struct kd_err err = { "" };
-	int ret = report_write(&ro, cmps, n, &out, &err);
+	int ret;
+
+	/* What does not parse is no address (kdelta report refuses it). */
+	if (mail_addresses_parse(&from, h->from ? h->from : "kdelta <kdelta@localhost>", &err) < 0)
+		mail_addresses_release(&from);
+	if (h->to && mail_addresses_parse(&to, h->to, &err) < 0)
+		mail_addresses_release(&to);
+	if (h->cc && mail_addresses_parse(&cc, h->cc, &err) < 0)
+		mail_addresses_release(&cc);
+	err.msg[0] = '\0';
+	ret = report_write(&ro, cmps, n, &out, &err);
 
 	if (ret < 0)
 		FUZZ_CHECK(err.msg[0], "report failed without a message");
 	if (!ret)
 		fuzz_check_mail(out.buf, out.len, mail_headers);
+	mail_addresses_release(&from);
+	mail_addresses_release(&to);
+	mail_addresses_release(&cc);
 	strbuf_release(&out);
 }
 

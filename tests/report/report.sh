@@ -131,6 +131,17 @@ sed '/^$/q' "$T/to.mail" | grep -qi '^cc:' && fail "an empty Cc header"
 expect_error 2 "kdelta report: --sendmail needs --to, the recipients of the mail" \
 	"$KDELTA" report --sendmail --to ' , ' "$S/base" "$S/$evil"
 
+# An address list with a name that is not quoted but holds a comma, an
+# address with a blank: refused, not guessed at.
+expect_error 2 "kdelta report: --to: 'Last' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")" \
+	"$KDELTA" report --result-root "$R" --to 'Last, First <f@l.org>' "$A" "$B"
+expect_error 2 "kdelta report: --from: expected one address, got 2" \
+	"$KDELTA" report --result-root "$R" --from 'a@b, c@d' "$A" "$B"
+"$KDELTA" report --result-root "$R" --always --to '"Last, First" <f@l.org>' "$A" "$B" \
+	>"$T/quoted.mail" 2>"$T/err" || fail "a quoted name: $(cat "$T/err")"
+grep -qx 'To: "Last, First" <f@l.org>' "$T/quoted.mail" ||
+	fail "a quoted name: $(grep -A1 '^To:' "$T/quoted.mail")"
+
 # Usage errors.
 expect_error 2 "kdelta report: --sendmail needs --to, the recipients of the mail" \
 	"$KDELTA" report --result-root "$R" --sendmail "$A" "$B"

@@ -5,6 +5,7 @@
  * control characters, RFC 2047 words, transfer encodings).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "kdelta/mail.h"
 #include "kdelta/plot.h"
 #include "kdelta/report.h"
+#include "kdelta/robot.h"
 #include "kdelta/util.h"
 
 static char *testdata_file(const char *name)
@@ -179,11 +181,30 @@ static void test_svg(void)
 	strbuf_release(&out);
 }
 
+/* A list parsed from text, which must parse. */
+static struct mail_addresses addresses(const char *text)
+{
+	struct mail_addresses list = MAIL_ADDRESSES_INIT;
+	struct kd_err err;
+
+	if (mail_addresses_parse(&list, text, &err) < 0) {
+		fprintf(stderr, "'%s': %s\n", text, err.msg);
+		CHECK(false);
+	}
+	return list;
+}
+
+static struct mail_addresses sample_from, sample_to;
+
 static struct mail sample_mail(void)
 {
+	mail_addresses_release(&sample_from);
+	mail_addresses_release(&sample_to);
+	sample_from = addresses("kdelta <r@h>");
+	sample_to = addresses("a@b.c");
 	return (struct mail){
-		.from = "kdelta <r@h>",
-		.to = "a@b.c",
+		.from = &sample_from,
+		.to = &sample_to,
 		.subject = "[kdelta] abc: x",
 		.body = "hello\n",
 		.date = 1796000000,
@@ -206,39 +227,137 @@ static bool has_line(const char *text, const char *prefix)
 static void test_mail_headers(void)
 {
 	struct mail m = sample_mail();
+	struct mail_addresses to = MAIL_ADDRESSES_INIT;
 	struct strbuf out = STRBUF_INIT;
+	struct kd_err err;
 
 	m.subject = "evil\r\nBcc: x@y";
-	m.to = "a@b.c\nBcc: z@y";
+	CHECK(mail_addresses_add(&to, "a\nBcc: z@y", "a@b.c", &err) == 0);
+	m.to = &to;
 	m.in_reply_to = "id@h>\r\nBcc: w@y";
 	mail_format(&m, &out);
 	CHECK(!has_line(out.buf, "Bcc:"));
+	CHECK(has_line(out.buf, "To: \"a Bcc: z@y\" <a@b.c>\n"));
 	CHECK(has_line(out.buf, "Subject: evil Bcc: x@y\n"));
 	CHECK(has_line(out.buf, "In-Reply-To: <id@hBcc:w@y>\n"));
 	CHECK(has_line(out.buf, "Date: Mon, 30 Nov 2026 00:53:20 +0000\n"));
 	CHECK(has_line(out.buf, "Message-ID: <kdelta-1796000000-2a@h>\n"));
 	CHECK(has_line(out.buf, "Content-Transfer-Encoding: 7bit\n"));
+	mail_addresses_release(&to);
 	strbuf_release(&out);
 }
 
-/* The last address ends in a blank and is long enough to fold before it. */
+/*
+ * Lists as people type them: blanks around addresses and blank elements
+ * are nothing, a quoted name may hold a comma; what is no address is
+ * refused, with the element.
+ */
+static void test_mail_address_parse(void)
+{
+	static const struct {
+		const char *text, *error;
+	} bad[] = {
+		{ "a@b.c, Last, First <f@l.org>", "'Last' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")" },
+		{ "x <a@b.c> y", "'x <a@b.c> y' is not an address (a@b.c, or Name <a@b.c>; a name with a comma in quotes)" },
+		{ "\"unterminated <a@b.c>", "'\"unterminated <a@b.c>' is not an address (a@b.c, or Name <a@b.c>; a name with a comma in quotes)" },
+		{ "N <a@b.c", "'N <a@b.c' is not an address (a@b.c, or Name <a@b.c>; a name with a comma in quotes)" },
+		{ "N <a@b@c>", "'a@b@c' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")" },
+		{ "a b@c", "'a b@c' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")" },
+		{ "N <a@b\x01>", "'a@b ' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")" },
+		{ "\"q\"@b.c", "'\"q\"@b.c' is not an address (a@b.c, or Name <a@b.c>; a name with a comma in quotes)" },
+		{ "<@b.c>", "'@b.c' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")" },
+	};
+	struct mail_addresses l = addresses(" y@z ,, \"Last, First\" <f@l.org>,<x@y>,"
+					    " Dr. \"Who\\\"s\" Who <w@h.o> ");
+	struct kd_err err;
+
+	CHECK(l.n == 4);
+	CHECK_STR(l.v[0].addr, "y@z");
+	CHECK(!l.v[0].name);
+	CHECK_STR(l.v[1].name, "Last, First");
+	CHECK_STR(l.v[1].addr, "f@l.org");
+	CHECK(!l.v[2].name);
+	CHECK_STR(l.v[3].name, "Dr. Who\"s Who");
+	mail_addresses_release(&l);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		CHECK(mail_addresses_parse(&l, bad[i].text, &err) < 0);
+		CHECK_STR(err.msg, bad[i].error);
+		mail_addresses_release(&l);
+	}
+}
+
+/*
+ * Issue 24: a commit author named "Evil, victim@example.net" added a
+ * recipient and garbled the author's address.  The name is quoted now,
+ * whatever it holds.
+ */
+static void test_mail_author_name(void)
+{
+	static const struct {
+		const char *name, *want;
+	} cases[] = {
+		{ "Evil, victim@example.net", "To: \"Evil, victim@example.net\" <author@example.org>,\n dev@example.org\n" },
+		{ "A <b@c>, \"d\\", "To: \"A <b@c>, \\\"d\\\\\" <author@example.org>,\n dev@example.org\n" },
+		{ "Plain Name", "To: Plain Name <author@example.org>,\n dev@example.org\n" },
+		{ "J\xc3\xb6rg, x@y", "To: =?UTF-8?Q?J=C3=B6rg=2C_x=40y?=\n <author@example.org>,\n dev@example.org\n" },
+		{ "", "To: author@example.org,\n dev@example.org\n" },
+	};
+	struct robot_mail rm = { .author = true, .to = addresses("dev@example.org") };
+	struct strbuf out = STRBUF_INIT, note = STRBUF_INIT;
+	struct mail m = sample_mail();
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct mail_addresses to = MAIL_ADDRESSES_INIT;
+
+		robot_mail_to(&rm, cases[i].name, "author@example.org", &to,
+			      &note);
+		m.to = &to;
+		strbuf_reset(&out);
+		mail_format(&m, &out);
+		if (!has_line(out.buf, cases[i].want))
+			fprintf(stderr, "%s\n", out.buf);
+		CHECK(has_line(out.buf, cases[i].want));
+		mail_addresses_release(&to);
+	}
+	CHECK_STR(note.buf, "");
+	/* An author address that is none: left out, and said. */
+	{
+		struct mail_addresses to = MAIL_ADDRESSES_INIT;
+
+		robot_mail_to(&rm, "x", "a@b>, c@d", &to, &note);
+		CHECK(to.n == 1);
+		CHECK_STR(to.v[0].addr, "dev@example.org");
+		CHECK_STR(note.buf, "the author's address is left out of To: 'a@b>, c@d' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")");
+		mail_addresses_release(&to);
+	}
+	mail_addresses_release(&rm.to);
+	strbuf_release(&note);
+	strbuf_release(&out);
+}
+
+/* A long address folds before it, never after it onto a blank line. */
 static void test_mail_address_blanks(void)
 {
 	struct mail m = sample_mail();
-	struct strbuf out = STRBUF_INIT, to = STRBUF_INIT, want = STRBUF_INIT;
+	struct mail_addresses to = MAIL_ADDRESSES_INIT;
+	struct strbuf out = STRBUF_INIT, long_addr = STRBUF_INIT,
+		      want = STRBUF_INIT;
+	struct kd_err err;
 
-	strbuf_addstr(&to, " y@z ,");
-	strbuf_addchars(&to, 'x', 80);
-	strbuf_addstr(&to, "\x01, ");
-	m.to = to.buf;
+	CHECK(mail_addresses_add(&to, NULL, "y@z", &err) == 0);
+	strbuf_addchars(&long_addr, 'x', 80);
+	strbuf_addstr(&long_addr, "@h");
+	CHECK(mail_addresses_add(&to, "", long_addr.buf, &err) == 0);
+	m.to = &to;
 	mail_format(&m, &out);
 	strbuf_addstr(&want, "To: y@z,\n ");
-	strbuf_addchars(&want, 'x', 80);
+	strbuf_addstr(&want, long_addr.buf);
 	strbuf_addch(&want, '\n');
 	CHECK(has_line(out.buf, want.buf));
 	CHECK(!strstr(out.buf, "\n \n"));
+	mail_addresses_release(&to);
 	strbuf_release(&want);
-	strbuf_release(&to);
+	strbuf_release(&long_addr);
 	strbuf_release(&out);
 }
 
@@ -246,13 +365,17 @@ static void test_mail_address_blanks(void)
 static void test_mail_address_twice(void)
 {
 	struct mail m = sample_mail();
+	struct mail_addresses to = addresses("Dev <dev@example.org>, DEV@Example.org, other@example.org");
+	struct mail_addresses cc = addresses("dev@example.org, cc@example.org, <Cc@example.org>");
 	struct strbuf out = STRBUF_INIT;
 
-	m.to = "Dev <dev@example.org>, DEV@Example.org, other@example.org";
-	m.cc = "dev@example.org, cc@example.org, <Cc@example.org>";
+	m.to = &to;
+	m.cc = &cc;
 	mail_format(&m, &out);
 	CHECK(has_line(out.buf, "To: Dev <dev@example.org>,\n other@example.org\n"));
 	CHECK(has_line(out.buf, "Cc: dev@example.org,\n cc@example.org\n"));
+	mail_addresses_release(&to);
+	mail_addresses_release(&cc);
 	strbuf_release(&out);
 }
 
@@ -262,7 +385,8 @@ static void test_mail_encoding(void)
 	struct strbuf out = STRBUF_INIT, body = STRBUF_INIT;
 
 	m.subject = "xfs: gr\xc3\xb6\xc3\x9f""ere Schreibvorg\xc3\xa4nge";
-	m.from = "J\xc3\xb6rg Tester <j@t.example>";
+	mail_addresses_release(&sample_from);
+	sample_from = addresses("J\xc3\xb6rg Tester <j@t.example>");
 	m.body = "\xc2\xb1 1%\n";
 	mail_format(&m, &out);
 	CHECK(has_line(out.buf, "Subject: =?UTF-8?Q?xfs:_gr=C3=B6=C3=9Fere_Schreibvorg=C3=A4nge?=\n"));
@@ -305,9 +429,13 @@ int main(void)
 	test_tick_labels();
 	test_svg();
 	test_mail_headers();
+	test_mail_address_parse();
+	test_mail_author_name();
 	test_mail_address_blanks();
 	test_mail_address_twice();
 	test_mail_encoding();
 	test_change_text();
+	mail_addresses_release(&sample_from);
+	mail_addresses_release(&sample_to);
 	return check_done();
 }

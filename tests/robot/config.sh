@@ -57,6 +57,12 @@ expect_error 2 "kdelta robot: c.yaml:2:11: branches: expected a list of branches
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail: {to: a@b, too: c@d}\n'
 expect_error 2 "kdelta robot: c.yaml:5:17: mail: unknown key 'too'; did you mean 'to'?" \
 	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail:\n  to: [a@b, "Last, First <f@l.org>"]\n'
+expect_error 2 "kdelta robot: c.yaml:6:13: mail: to: 'Last' is not an address kdelta writes (local@domain, without blanks, quotes or any of \"(),:;<>[\\]\")" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail: {from: "a@b, c@d"}\n'
+expect_error 2 "kdelta robot: c.yaml:5:14: mail: from: expected one address, got 2" \
+	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail: {author: false}\n'
 expect_error 2 "kdelta robot: c.yaml:5:7: mail: no recipient: give 'to', or leave 'author' true" \
 	"$KDELTA" robot --once c.yaml
