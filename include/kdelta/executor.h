@@ -139,6 +139,11 @@ struct slurm_executor_opts {
 	const char *build;		/* sh -c template: {commit} replaced */
 	const char *result_root;	/* absolute, shared with the nodes */
 	const char *job_dir;		/* absolute, shared with the nodes */
+	/*
+	 * kdelta run's work directory on the nodes (NULL: its default):
+	 * lasting, so that a run killed there is cleaned up by the next.
+	 */
+	const char *work_dir;
 	const char *partition, *account, *constraint;	/* NULL: Slurm's */
 	const char *kdelta;		/* the program on the nodes */
 	double poll;			/* seconds between looks at the job */

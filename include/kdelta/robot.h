@@ -64,6 +64,7 @@ struct robot_config {
 		char *partition, *account, *constraint;	/* NULL: Slurm's */
 		char *kdelta;	/* the program on the nodes */
 		char *job_dir;	/* absolute: the batches' files */
+		char *work_dir;	/* kdelta run's on the nodes; NULL: default */
 		double poll;	/* seconds */
 	} slurm;
 	struct robot_mail mail;

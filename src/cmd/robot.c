@@ -184,6 +184,7 @@ static int executor_new(const struct robot_config *cfg,
 	struct slurm_executor_opts so = {
 		.repo = cfg->repo, .build = cfg->build,
 		.result_root = cfg->result_root, .job_dir = cfg->slurm.job_dir,
+		.work_dir = cfg->slurm.work_dir,
 		.partition = cfg->slurm.partition,
 		.account = cfg->slurm.account,
 		.constraint = cfg->slurm.constraint,

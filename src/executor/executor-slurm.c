@@ -113,16 +113,26 @@ static void add_quoted_line(struct strbuf *sb, const char *prefix,
  * says why), then rounds of kdelta run over those that built, as the local
  * executor's, and "found": the host the runs are stored under, the node,
  * the builds that failed and kdelta run's exit statuses.
+ *
+ * Nothing has a name another user of the node could take first: the
+ * clone lies in a directory mktemp makes (mode 0700, a random name), and
+ * kdelta run works in its own private work directory, which lasts beyond
+ * the job (a run killed there is cleaned up by the next kdelta run on
+ * the node, from the records it left: workdir.h).  What stops the batch
+ * whatever the commits (no private directory, no clone, kdelta run
+ * refusing its work directory or killed) is said in "found" as
+ * "batch-failed <why>", for the robot to report.
  */
 static void write_script(const struct slurm_executor *se,
 			 const struct measure_request *req, const char *dir,
 			 const size_t *missing, struct strbuf *sb)
 {
-	char *clone = xasprintf("/tmp/kdelta-slurm-%s", strrchr(dir, '/') + 1);
-	char *work = xasprintf("%s.work", clone);
-	char *setup = measure_setup_command(clone, se->o.build);
+	struct strbuf setup = STRBUF_INIT;
 	size_t n = req->n_commits, done = 0;
 
+	/* The clone's path is mktemp's: the script exports it. */
+	strbuf_addf(&setup, "cd \"$KDELTA_SLURM_CLONE\" && git checkout -q {commit} && %s",
+		    se->o.build);
 	strbuf_addstr(sb, "#!/bin/sh\n"
 		      "# Written by kdelta's slurm executor (kdelta-robot(5)): builds the\n"
 		      "# commits on this node and runs kdelta run on those that built.\n");
@@ -133,21 +143,34 @@ static void write_script(const struct slurm_executor *se,
 		strbuf_addch(sb, '\n');
 	}
 	add_quoted_line(sb, "dir=", dir);
-	add_quoted_line(sb, "clone=", clone);
-	add_quoted_line(sb, "work=", work);
 	add_quoted_line(sb, "kdelta=", se->o.kdelta);
 	add_quoted_line(sb, "root=", se->o.result_root);
-	add_quoted_line(sb, "setup=", setup);
+	add_quoted_line(sb, "setup=", setup.buf);
+	add_quoted_line(sb, "work=", se->o.work_dir ? se->o.work_dir : "");
 	strbuf_addstr(sb,
-		"rm -rf \"$clone\" \"$work\" \"$dir/" BATCH_FOUND "\" \"$dir/found.tmp\"\n"
-		"trap 'rm -rf \"$clone\" \"$work\"' EXIT\n"
+		"rm -f \"$dir/" BATCH_FOUND "\" \"$dir/found.tmp\"\n"
 		"trap 'exit 143' TERM\n"
 		"trap 'exit 130' INT\n"
 		"ok=,\n"
-		"{ echo \"host $(uname -n)\"; echo \"node ${SLURMD_NODENAME:-$(uname -n)}\"; } >\"$dir/found.tmp\"\n");
+		"{ echo \"host $(uname -n)\"; echo \"node ${SLURMD_NODENAME:-$(uname -n)}\"; } >\"$dir/found.tmp\"\n"
+		"# failed WHY: the batch cannot go on, whatever its commits\n"
+		"failed() {\n"
+		"\techo \"batch-failed $*\" | head -c 500 | tr -d '\\n' >>\"$dir/found.tmp\"\n"
+		"\techo >>\"$dir/found.tmp\"\n"
+		"\tmv \"$dir/found.tmp\" \"$dir/" BATCH_FOUND "\"\n"
+		"\texit 1\n"
+		"}\n"
+		"base=$(mktemp -d \"${TMPDIR:-/tmp}/kdelta-slurm.XXXXXXXXXX\") ||\n"
+		"\tfailed \"cannot make a private directory in ${TMPDIR:-/tmp} for the clone\"\n"
+		"trap 'rm -rf \"$base\"' EXIT\n"
+		"echo \"clone $base\" >>\"$dir/found.tmp\"\n"
+		"clone=$base/clone\n"
+		"KDELTA_SLURM_CLONE=$clone\n"
+		"export KDELTA_SLURM_CLONE\n");
 	strbuf_addstr(sb, "git clone -q --no-checkout ");
 	shell_quote(sb, se->o.repo);
-	strbuf_addstr(sb, " \"$clone\" || exit 1\n"
+	strbuf_addstr(sb, " \"$clone\" 2>\"$base/clone.err\" ||\n"
+		"\tfailed \"git clone: $(tail -n 1 \"$base/clone.err\")\"\n"
 		"# build COMMIT BUILD: checks COMMIT out and builds it; says why not\n"
 		"build() {\n"
 		"\tlog=\"$dir/build-$(printf %.12s \"$1\").log\"\n"
@@ -159,19 +182,28 @@ static void write_script(const struct slurm_executor *se,
 		"\techo >>\"$dir/found.tmp\"\n"
 		"\treturn 1\n"
 		"}\n"
-		"# run COMMITS RUNS: kdelta run on those of COMMITS that built\n"
+		"# run COMMITS RUNS: kdelta run on those of COMMITS that built; its\n"
+		"# stderr goes to the job's output after it, its last line into\n"
+		"# \"found\" when it failed otherwise than by a failed run (status 1)\n"
 		"run() {\n"
 		"\tlist=\n"
 		"\tfor c in $1; do\n"
 		"\t\tcase $ok in *,$c,*) list=\"$list${list:+,}$c\";; esac\n"
 		"\tdone\n"
 		"\t[ -n \"$list\" ] || return 0\n"
+		"\t: >\"$base/run.err\"\n"
 		"\tcase $list in\n"
-		"\t*,*) \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commits \"$list\" --runs \"$2\" --result-root \"$root\" --work-dir \"$work\" --setup \"$setup\";;\n"
+		"\t*,*) \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commits \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} --setup \"$setup\" 2>\"$base/run.err\";;\n"
 		"\t*) build \"$list\" \"$(echo \"$build\" | sed \"s/{commit}/$list/g\")\" &&\n"
-		"\t   \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commit \"$list\" --runs \"$2\" --result-root \"$root\" --work-dir \"$work\";;\n"
+		"\t   \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commit \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} 2>\"$base/run.err\";;\n"
 		"\tesac\n"
-		"\techo \"run-status $?\" >>\"$dir/found.tmp\"\n"
+		"\tstatus=$?\n"
+		"\tcat \"$base/run.err\" >&2 2>/dev/null\n"
+		"\techo \"run-status $status\" >>\"$dir/found.tmp\"\n"
+		"\tcase $status in\n"
+		"\t0|1) ;;\n"
+		"\t*) failed \"kdelta run exited with status $status: $(tail -n 1 \"$base/run.err\" 2>/dev/null)\";;\n"
+		"\tesac\n"
 		"}\n");
 	add_quoted_line(sb, "build=", se->o.build);
 	for (size_t i = 0; i < n; i++) {
@@ -204,9 +236,7 @@ static void write_script(const struct slurm_executor *se,
 		done += rounds;
 	}
 	strbuf_addstr(sb, "mv \"$dir/found.tmp\" \"$dir/" BATCH_FOUND "\"\n");
-	free(setup);
-	free(work);
-	free(clone);
+	strbuf_release(&setup);
 }
 
 /* The batch's directory, its script, its job, the counts before. */
@@ -519,6 +549,30 @@ static int read_outcome(struct slurm_executor *se,
 	return ret;
 }
 
+/*
+ * A batch that could not do its work on the node, whatever its commits
+ * ("batch-failed <why>" in "found"): an error, not a verdict on them.
+ */
+static int batch_failed(long id, const char *dir, const char *found,
+			struct kd_err *err)
+{
+	char *why = line_value(found, "batch-failed");
+	char *node = line_value(found, "node");
+
+	if (!why) {
+		free(node);
+		return 0;
+	}
+	make_printable(why);
+	if (node)
+		make_printable(node);
+	kd_error(err, "Slurm job %ld on %s: the batch failed: %s (see %s/slurm-%ld.out)",
+		 id, node && *node ? node : "?", why, dir, id);
+	free(node);
+	free(why);
+	return -1;
+}
+
 /* "<job ID> <directory>" */
 static int parse_ticket(const char *ticket, long *id, char **dir,
 			struct kd_err *err)
@@ -562,6 +616,8 @@ static int slurm_measure(struct executor *ex, const struct measure_request *req,
 		path = xasprintf("%s/%s", dir, BATCH_FOUND);
 		if (path_exists(path)) {
 			ret = read_file(path, &found, err);
+			if (!ret)
+				ret = batch_failed(id, dir, found.buf, err);
 			if (!ret)
 				ret = read_outcome(se, req, dir, found.buf, res,
 						   err);

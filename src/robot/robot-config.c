@@ -29,7 +29,8 @@ static const char *const top_keys[] = {
 	"executor", "slurm", NULL,
 };
 static const char *const slurm_keys[] = {
-	"partition", "account", "constraint", "kdelta", "job-dir", "poll", NULL,
+	"partition", "account", "constraint", "kdelta", "job-dir", "work-dir",
+	"poll", NULL,
 };
 static const char *const branch_keys[] = { "branch", "base", NULL };
 static const char *const mail_keys[] = {
@@ -386,6 +387,7 @@ static int slurm(const struct loader *ld, const struct jnode *node)
 		{ "slurm: constraint", &s->constraint, false },
 		{ "slurm: kdelta", &s->kdelta, true },
 		{ "slurm: job-dir", &s->job_dir, true },
+		{ "slurm: work-dir", &s->work_dir, true },
 	};
 
 	s->poll = ROBOT_SLURM_POLL;
@@ -579,6 +581,7 @@ void robot_config_release(struct robot_config *cfg)
 	free(cfg->slurm.constraint);
 	free(cfg->slurm.kdelta);
 	free(cfg->slurm.job_dir);
+	free(cfg->slurm.work_dir);
 	mail_addresses_release(&cfg->mail.from);
 	mail_addresses_release(&cfg->mail.to);
 	mail_addresses_release(&cfg->mail.cc);

@@ -159,7 +159,18 @@ static int recording_measure(struct executor *ex,
 	ret = re->inner->ops->measure(re->inner, &mine, res, err);
 	re->ex.host = re->inner->host;
 	free(ticket);
-	if (ret < 0 || res->signal)
+	if (ret < 0) {
+		/*
+		 * The executor failed: a ticket it had is spent (its job
+		 * ended without doing its work) or none was kept; the next
+		 * pass asks anew, and only what the store lacks is run.
+		 */
+		struct kd_err ignored;
+
+		robot_state_batch_ticket(re->st, req->purpose, NULL, &ignored);
+		return -1;
+	}
+	if (res->signal)
 		return ret;	/* still "running": asked again when resumed */
 	text = outcome_text(res);
 	ret = robot_state_batch_end(re->st, req->purpose, res->host, text, err);

@@ -78,6 +78,7 @@ executor: slurm
 slurm:
   partition: kdelta-test
   poll: 0.3s
+  work-dir: $T/node-work
 EOF
 fi
 
@@ -224,11 +225,14 @@ if [ "$EXECUTOR" = slurm ]; then
 	[ "$state" = RUNNING ] || fail "after SIGTERM, Slurm job $job is '$state', not running"
 	batch=$(sed -n 's/^robot: Slurm job [0-9]* submitted (.*\/\(batch-[A-Za-z0-9]*\))$/\1/p' "$T/err5")
 	[ -n "$batch" ] || fail "no batch directory in: $(cat "$T/err5")"
+	# The clone's directory is mktemp's; the job says which in its batch.
+	clone=
 	for ((i = 0; i < 200; i++)); do
-		[ -e "/tmp/kdelta-slurm-$batch" ] && break
+		clone=$(sed -n 's/^clone //p' "$T/results/.kdelta/slurm/$batch/found.tmp" 2>/dev/null)
+		[ -n "$clone" ] && [ -e "$clone" ] && break
 		sleep 0.1
 	done
-	[ -e "/tmp/kdelta-slurm-$batch" ] || fail "the running job has no clone"
+	[ -n "$clone" ] && [ -e "$clone" ] || fail "the running job has no clone"
 	"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out6" 2>"$T/err6" ||
 		fail "--cancel: $(cat "$T/err6")"
 	grep -qx "robot: Slurm job $job cancelled" "$T/err6" &&
@@ -242,10 +246,10 @@ if [ "$EXECUTOR" = slurm ]; then
 	[ "$state" = CANCELLED ] || fail "Slurm job $job is '$state' after --cancel"
 	# The job's clone on the node goes with it.
 	for ((i = 0; i < 100; i++)); do
-		[ -e "/tmp/kdelta-slurm-$batch" ] || break
+		[ -e "$clone" ] || break
 		sleep 0.1
 	done
-	[ -e "/tmp/kdelta-slurm-$batch" ] && fail "the cancelled job left /tmp/kdelta-slurm-$batch"
+	[ -e "$clone" ] && fail "the cancelled job left $clone"
 	"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out6" 2>"$T/err6" ||
 		fail "--cancel again: $(cat "$T/err6")"
 	grep -qx "robot: 0 batches cancelled" "$T/err6" ||

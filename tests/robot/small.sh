@@ -27,3 +27,18 @@ result-root: results
 work-dir: work
 EOT
 }
+
+# small_robot_slurm: $T/robot.yaml on the private Slurm cluster
+# (tests/robot/slurm.sh's start_slurm): the job builds in a clone on the
+# node, so the build installs bench as $T/bin/bench for the job to run;
+# kdelta run's work directory on the node is $T/node-work.
+small_robot_slurm() {
+	sed -i "s|^build: .*|build: cc -O2 -o bench bench.c \&\& mkdir -p $T/bin \&\& cp bench $T/bin/bench.new \&\& mv $T/bin/bench.new $T/bin/bench|" "$T/robot.yaml"
+	cat >>"$T/robot.yaml" <<EOT
+executor: slurm
+slurm:
+  partition: kdelta-test
+  poll: 0.3s
+  work-dir: $T/node-work
+EOT
+}
