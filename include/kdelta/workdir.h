@@ -138,10 +138,21 @@ int workspace_kill(struct workspace *ws, struct kd_err *err);
 void workspace_leave(struct workspace *ws);
 
 /*
- * Kills what is left in the cgroup and removes it, then removes the
- * directory, never crossing into a file system still mounted in it.  On
- * failure what is left stays, with its state file, for work_dir_clean().
- * Releases ws either way.
+ * Kills what is left in the cgroup and removes it, then everything in the
+ * directory but the state file, never crossing into a file system still
+ * mounted in it; fails when the workspace's name is not its directory
+ * any more (moved away or replaced while in use).  The workspace stays, locked, with its records: until
+ * workspace_remove(), a kill -9 leaves them to work_dir_clean() (the
+ * runner empties a run's workspace before it writes the run's stats and
+ * its mark, and removes it after, so that a run killed in between is
+ * marked by the next start).
+ */
+int workspace_empty(struct workspace *ws, struct kd_err *err);
+
+/*
+ * workspace_empty(), then the directory itself.  On failure what is left
+ * stays, with its state file, for work_dir_clean().  Releases ws either
+ * way.
  */
 int workspace_remove(struct workspace *ws, struct kd_err *err);
 

@@ -7,12 +7,18 @@
 #include "kdelta/store.h"
 #include "kdelta/util.h"
 
-/* The run the killed kdelta was making (the runner records "run: <dir>"). */
+/*
+ * The run the killed kdelta was making (the runner records "run: <dir>"),
+ * marked interrupted; "interrupted: <why>" in the records says why when
+ * kdelta knew it (the store could not be written: runner.c).
+ */
 static int mark_run(const char *state, const char *pid, struct strbuf *said,
 		    struct kd_err *err)
 {
 	char *run = workspace_state_value(state, "run");
-	char *how = xasprintf("kdelta (pid %s) was killed; marked by the next start",
+	char *why = workspace_state_value(state, "interrupted");
+	char *how = why ? xasprintf("%s; marked by the next start", why) :
+		    xasprintf("kdelta (pid %s) was killed; marked by the next start",
 			      pid ? pid : "?");
 	bool marked = false;
 	int ret = run ? store_mark_interrupted(run, how, &marked, err) : 0;
@@ -20,6 +26,7 @@ static int mark_run(const char *state, const char *pid, struct strbuf *said,
 	if (marked)
 		strbuf_addf(said, ", marked run %s interrupted", run);
 	free(how);
+	free(why);
 	free(run);
 	return ret;
 }

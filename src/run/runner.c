@@ -655,9 +655,11 @@ static void run_cleanup(struct run *r, const struct workload_usage *usage)
 		workspace_leave(&r->ws);
 	}
 	r->mount = NULL;
-	if (r->ws.fd >= 0 && workspace_remove(&r->ws, &err) < 0) {
+	/* The workspace itself goes once the run is marked (batch_step()). */
+	if (r->ws.fd >= 0 && workspace_empty(&r->ws, &err) < 0) {
 		progress_notice(&r->b->progress, "%s", err.msg);
 		run_fail(r, "%s", err.msg);
+		workspace_leave(&r->ws);
 	}
 	if (cpufreq_restore(&r->cpufreq, &err) < 0)
 		progress_notice(&r->b->progress, "%s", err.msg);
@@ -853,6 +855,30 @@ static int mark_interrupted(struct batch *b, struct run *r,
 	return 0;
 }
 
+/*
+ * The run's workspace, emptied by run_cleanup(), removed once the run is
+ * marked: until then its records (workdir.h) let the next start mark a
+ * run that a kill -9 cut short, also between its stats and its mark.
+ * A run left incomplete because the store could not be written leaves
+ * it, with why, for the next start to mark when it can.
+ */
+static void run_remove_workspace(struct run *r, const struct kd_err *store)
+{
+	struct kd_err err;
+
+	if (r->ws.fd < 0)
+		return;
+	if (store) {
+		/* What the next start writes in the mark (workdir.h). */
+		workspace_record(&r->ws, &err, "interrupted",
+				 "the store could not be written: %s",
+				 store->msg);
+		workspace_leave(&r->ws);
+	} else if (workspace_remove(&r->ws, &err) < 0) {
+		progress_notice(&r->b->progress, "%s", err.msg);
+	}
+}
+
 /* Runs one step of the plan; -1 stops the batch. */
 static int batch_step(struct batch *b, const struct run_step *s,
 		      struct kd_err *err)
@@ -893,6 +919,7 @@ static int batch_step(struct batch *b, const struct run_step *s,
 		if (!s->warmup)
 			ret = mark_interrupted(b, &r, err);
 	}
+	run_remove_workspace(&r, ret < 0 ? err : NULL);
 	strbuf_release(&line);
 	run_release(&r);
 	return ret;

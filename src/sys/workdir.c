@@ -369,8 +369,8 @@ static int remove_contents(struct workspace *ws, struct kd_err *err)
 	return ret;
 }
 
-/* Removes the workspace's directory: its name must still be it. */
-static int remove_dir(struct workspace *ws, struct kd_err *err)
+/* The workspace's name must still be its directory. */
+static int check_named(struct workspace *ws, struct kd_err *err)
 {
 	struct stat mine, named;
 
@@ -379,6 +379,14 @@ static int remove_dir(struct workspace *ws, struct kd_err *err)
 	    mine.st_dev != named.st_dev || mine.st_ino != named.st_ino)
 		return kd_error(err, "%s was moved away or replaced while it was in use; left as it is",
 				ws->path);
+	return 0;
+}
+
+/* Removes the workspace's directory: its name must still be it. */
+static int remove_dir(struct workspace *ws, struct kd_err *err)
+{
+	if (check_named(ws, err) < 0)
+		return -1;
 	if (unlinkat(ws->fd, WORKSPACE_STATE, 0) < 0 && errno != ENOENT)
 		return kd_error(err, "removing %s/%s: %s", ws->path,
 				WORKSPACE_STATE, strerror(errno));
@@ -388,7 +396,7 @@ static int remove_dir(struct workspace *ws, struct kd_err *err)
 	return 0;
 }
 
-int workspace_remove(struct workspace *ws, struct kd_err *err)
+int workspace_empty(struct workspace *ws, struct kd_err *err)
 {
 	int lock, ret = 0;
 
@@ -401,6 +409,20 @@ int workspace_remove(struct workspace *ws, struct kd_err *err)
 		ret = -1;
 	if (!ret)
 		ret = remove_contents(ws, err);
+	if (!ret)
+		ret = check_named(ws, err);
+	if (lock >= 0)
+		close(lock);
+	return ret;
+}
+
+int workspace_remove(struct workspace *ws, struct kd_err *err)
+{
+	int lock, ret = workspace_empty(ws, err);
+
+	lock = ret < 0 ? -1 : lock_work_dir(ws->dir_fd, F_RDLCK, err);
+	if (lock < 0)
+		ret = -1;
 	if (!ret)
 		ret = remove_dir(ws, err);
 	if (lock >= 0)

@@ -86,9 +86,15 @@ tail -n 1 "$T/stderr" >"$T/last"
 	fail "full: $(cat "$T/stderr")"
 [ -e "$d/0/complete" ] && fail "full: the run is complete"
 ls "$d/0" | grep -q '\.tmp\.' && fail "full: temporary files left: $(ls "$d/0")"
+# The run left incomplete is marked by the next start, once it can be:
+# before, it stayed unmarked for good.
 rm "$F/filler"
 "$KDELTA" run "$T/job.yaml" --commit c --runs 1 --result-root "$F/r" \
 	--work-dir "$T/w" 2>"$T/stderr" || fail "after freeing space: $(cat "$T/stderr")"
+grep -qx "kdelta run: cleaned up what kdelta (pid [0-9]*) left: $T/w/kdelta-run\.[A-Za-z0-9]*, marked run $d/0 interrupted, removed it" \
+	"$T/stderr" || fail "full: the run left incomplete was not marked: $(cat "$T/stderr")"
+[ "$(cat "$d/0/complete" 2>&1)" = "interrupted: the store could not be written: $d/0/job.yaml: No space left on device; marked by the next start" ] ||
+	fail "full: the mark: $(cat "$d/0/complete" 2>&1)"
 
 # A read-only file system: no run can start, status 4.
 mount -o remount,ro "$F" || fail "cannot make the tmpfs read-only"
