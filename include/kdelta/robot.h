@@ -21,6 +21,9 @@
 #define ROBOT_DEFAULT_RUNS 3
 #define ROBOT_DEFAULT_MAX_RUNS 10
 #define ROBOT_DEFAULT_INTERVAL 600.0	/* seconds between passes */
+#define ROBOT_MIN_INTERVAL 1.0		/* the shortest interval allowed */
+/* Seconds before trying a failed pass again, doubled after each failure. */
+#define ROBOT_RETRY_FIRST 10.0
 #define ROBOT_STATE_FILE ".kdelta/robot.db"	/* in the result root */
 #define ROBOT_SLURM_DIR ".kdelta/slurm"		/* in the result root */
 #define ROBOT_SLURM_POLL 10.0	/* seconds between looks at a Slurm job */
@@ -115,6 +118,7 @@ struct robot_pass_result {
 	size_t mailed;		/* mails sent */
 	size_t failed;		/* tests whose job failed, or that ended in an error */
 	int signal;		/* a signal stopped the pass */
+	bool store_failed;	/* the store could not be written */
 };
 
 /*

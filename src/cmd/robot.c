@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "builtin.h"
 #include "kdelta/cmdline.h"
@@ -56,11 +57,16 @@ static const char robot_usage[] =
 	"One robot at a time works on a state and on a repository: another one\n"
 	"(a cron job that overlaps itself) exits at once with status 8.\n"
 	"\n"
+	"In the loop, a pass that an error ends (a Slurm controller down, a failed\n"
+	"git fetch) is tried again after 10s, twice as long after each further\n"
+	"one, at most 'interval'; the robot says so and stays alive.\n"
+	"\n"
 	"Exit status: 0 done (also when SIGTERM or SIGINT ends the loop), 1 an\n"
-	"error ended the robot (its state, the store, git), 2 bad usage or a bad\n"
-	"configuration, 4 the result root or the work directory could not be\n"
-	"written, 8 another robot is at work on the same state or repository,\n"
-	"128+N a --once pass stopped by signal N.  See kdelta(1).\n";
+	"error ended a --once pass (its state, the store, git, the executor),\n"
+	"2 bad usage or a bad configuration, 4 the result root, the store or the\n"
+	"work directory could not be written, 8 another robot is at work on the\n"
+	"same state or repository, 128+N a --once pass stopped by signal N.\n"
+	"See kdelta(1).\n";
 
 struct robot_args {
 	bool once, status, cancel;
@@ -144,28 +150,85 @@ static int wait_interval(int cancel_fd, double seconds)
 	return proc_caught_signal(cancel_fd);
 }
 
-/* Passes until --once is done, a signal, or an error: an exit status. */
+/*
+ * After a failed pass in the loop: ROBOT_RETRY_FIRST seconds, twice as
+ * long after each further one, at most the interval.
+ */
+static double retry_delay(unsigned failures, double interval)
+{
+	double delay = ROBOT_RETRY_FIRST;
+
+	for (unsigned i = 1; i < failures && delay < interval; i++)
+		delay *= 2;
+	return delay < interval ? delay : interval;
+}
+
+/* Failed passes in a row, for the log. */
+struct failures {
+	unsigned n;
+	char since[32];		/* the first one's time */
+};
+
+/*
+ * A failed pass in the loop: said with how many failed in a row since
+ * when, then a wait before the next try; the robot stays alive.
+ */
+static double pass_failed(const struct robot_opts *o, struct failures *f,
+			  const struct kd_err *err)
+{
+	double delay;
+
+	if (!f->n++) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		strftime(f->since, sizeof(f->since), "%Y-%m-%d %H:%M:%S",
+			 localtime_r(&now, &tm));
+	}
+	delay = retry_delay(f->n, o->cfg->interval);
+	fprintf(o->log, "robot: pass failed (%u in a row, since %s): %s; trying again in %gs\n",
+		f->n, f->since, err->msg, delay);
+	return delay;
+}
+
+/*
+ * Passes until --once is done or a signal: an exit status.  An error ends
+ * a --once pass (status 1, 4 when the store could not be written); in the
+ * loop, it is said and the pass is tried again after a while (a
+ * controller that was down for a moment, a fetch that failed).
+ */
 static int passes(const struct robot_args *a, const struct robot_opts *o)
 {
+	struct failures f = { 0 };
+
 	for (;;) {
 		struct robot_pass_result res;
 		struct kd_err err;
+		double wait = o->cfg->interval;
 		int sig;
 
 		if (robot_pass(o, &res, &err) < 0) {
-			cmd_error("robot", "%s", err.msg);
-			return KD_EXIT_FAIL;
+			if (a->once) {
+				cmd_error("robot", "%s", err.msg);
+				return res.store_failed ? KD_EXIT_WRITE
+							: KD_EXIT_FAIL;
+			}
+			wait = pass_failed(o, &f, &err);
+		} else {
+			if (f.n)
+				fprintf(o->log, "robot: this pass worked, after %u that failed since %s\n",
+					f.n, f.since);
+			f.n = 0;
+			fprintf(o->log, "robot: pass %s: %zu compared, %zu bisected, %zu mailed, %zu failed\n",
+				res.signal ? "stopped" : "done", res.tested,
+				res.bisected, res.mailed, res.failed);
+			if (!res.signal && !a->once)
+				fprintf(o->log, "robot: next pass in %gs\n", wait);
 		}
-		fprintf(o->log, "robot: pass %s: %zu compared, %zu bisected, %zu mailed, %zu failed\n",
-			res.signal ? "stopped" : "done", res.tested,
-			res.bisected, res.mailed, res.failed);
+		fflush(o->log);
 		sig = res.signal;
-		if (!sig && !a->once) {
-			fprintf(o->log, "robot: next pass in %gs\n",
-				o->cfg->interval);
-			fflush(o->log);
-			sig = wait_interval(o->cancel_fd, o->cfg->interval);
-		}
+		if (!sig && !a->once)
+			sig = wait_interval(o->cancel_fd, wait);
 		if (sig) {
 			cmd_error("robot", "stopped by SIG%s; the next start resumes where it was",
 				sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");

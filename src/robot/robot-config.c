@@ -442,6 +442,10 @@ static int numbers(const struct loader *ld, const struct jnode *root)
 	    (!scalar(ld, v, "interval") ||
 	     parse_duration(v->scalar, &cfg->interval, &e) < 0))
 		return node_error(ld, v, "interval: %s", v->kind == JNODE_SCALAR ? e.msg : "expected a duration");
+	/* 0 would make the loop a busy one. */
+	if (v && cfg->interval < ROBOT_MIN_INTERVAL)
+		return node_error(ld, v, "interval: at least %gs, got '%s'",
+				  ROBOT_MIN_INTERVAL, v->scalar);
 	return 0;
 }
 

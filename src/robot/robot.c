@@ -490,6 +490,7 @@ static int measure_runs(struct robot *r, struct robot_test *t,
 	int ret = executor_measure(&r->rex.ex, &req, &mr, err);
 
 	free(purpose);
+	r->res->store_failed |= mr.store_failed;
 	if (!ret && mr.signal) {
 		r->res->signal = mr.signal;
 		ret = 1;
@@ -736,6 +737,7 @@ static int bisect_test(struct robot *r, const struct robot_test *t,
 	ret = bisect_run(&bo, &res, &usage, &why);
 	if (ret < 0 && res.store_failed) {
 		*err = why;
+		r->res->store_failed = true;
 	} else if (ret < 0) {
 		char *verdict = xasprintf("bisect failed: %s", why.msg);
 

@@ -81,6 +81,10 @@ expect_error 2 "kdelta robot: c.yaml:6:15: slurm: poll: expected a duration such
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nruns: 1\n'
 expect_error 2 "kdelta robot: c.yaml:5:7: runs: at least 2 runs, to tell a change from noise" \
 	"$KDELTA" robot --once c.yaml
+# interval: 0 was taken, and the loop never waited.
+config 'branches: [main]\njobs: job.yaml\nbuild: make\ninterval: 0\n'
+expect_error 2 "kdelta robot: c.yaml:5:11: interval: at least 1s, got '0'" \
+	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\ninterval: soon\n'
 expect_error 2 "kdelta robot: c.yaml:5:11: interval: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'soon'" \
 	"$KDELTA" robot --once c.yaml
@@ -103,8 +107,10 @@ expect_error 2 "kdelta robot: unknown option '--bogus'; see 'kdelta robot --help
 expect_error 2 "kdelta robot: --once, --status and --cancel exclude each other" \
 	"$KDELTA" robot --once --status c.yaml
 "$KDELTA" robot --help | grep -q '^usage: kdelta robot' || fail "--help"
-"$KDELTA" robot --help | grep -q '^configuration, 4 the result root or the work directory could not be$' ||
+"$KDELTA" robot --help | grep -q '^2 bad usage or a bad configuration, 4 the result root, the store or the$' ||
 	fail "robot --help leaves out exit status 4"
+"$KDELTA" robot --help | grep -q '^work directory could not be written, 8 another robot is at work on the$' ||
+	fail "robot --help leaves out exit status 8"
 
 # A good configuration: --status before the first pass.
 config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nresult-root: results\n'
