@@ -125,18 +125,31 @@ static char *column(sqlite3_stmt *s, int i)
  * A state of an earlier kdelta, brought up to SCHEMA_VERSION (in the
  * open transaction): version 1 had no batches.ticket.
  */
-static int upgrade(struct robot_state *st, struct kd_err *err)
+static int upgrade(struct robot_state *st, int version, struct kd_err *err)
+{
+	if (version == 1)
+		return exec(st, "ALTER TABLE batches ADD COLUMN ticket TEXT", err);
+	return 0;
+}
+
+/*
+ * The state's version (0 when new); one this kdelta does not know, a
+ * newer kdelta's, is refused before anything is written to it.
+ */
+static int read_version(struct robot_state *st, int *version,
+			struct kd_err *err)
 {
 	sqlite3_stmt *s = prepare(st, err, "PRAGMA user_version", "");
-	int version = 0;
 
+	*version = 0;
 	if (!s)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
-		version = sqlite3_column_int(s, 0);
+		*version = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
-	if (version == 1)
-		return exec(st, "ALTER TABLE batches ADD COLUMN ticket TEXT", err);
+	if (*version > SCHEMA_VERSION)
+		return kd_error(err, "%s: written by a newer kdelta (state version %d; this one knows up to %d): left as it is",
+				st->path, *version, SCHEMA_VERSION);
 	return 0;
 }
 
@@ -145,7 +158,7 @@ int robot_state_open(const char *path, struct robot_state **out,
 {
 	struct robot_state *st = xcalloc(1, sizeof(*st));
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int ret = 0;
+	int ret = 0, version = 0;
 
 	*out = NULL;
 	st->path = xstrdup(path);
@@ -165,8 +178,10 @@ int robot_state_open(const char *path, struct robot_state **out,
 		ret = exec(st, "PRAGMA foreign_keys = ON", err);
 	if (!ret)
 		ret = exec(st, "BEGIN IMMEDIATE", err);
+	if (!ret)
+		ret = read_version(st, &version, err);
 	if (!ret && (ret = exec(st, schema, err)) == 0)
-		ret = upgrade(st, err);
+		ret = upgrade(st, version, err);
 	if (!ret) {
 		char sql[64];
 
