@@ -636,11 +636,18 @@ static int choose_base(struct bisect *b, struct kd_err *err)
 	return ret;
 }
 
+/*
+ * A commit's subject as the log, the terminal and the robot's state show
+ * it: a commit's author chose it, escape sequences and all.
+ */
 static char *subject_of(struct bisect *b, const char *hash)
 {
 	char *subject = git_commit_subject(b->o->repo, hash);
 
-	return subject ? subject : xstrdup("");
+	if (!subject)
+		return xstrdup("");
+	make_printable(subject);
+	return subject;
 }
 
 /* Step 3: the first bad commit's subject, its table, git's log. */

@@ -619,6 +619,10 @@ int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err)
 			"SELECT first_bad, job, metric, message_id, sent, state"
 			" FROM mails ORDER BY queued DESC LIMIT 10",
 			mail_line, err);
+	/* What a commit's author wrote goes to a terminal: no escapes. */
+	for (size_t i = 0; i < sb.len; i++)
+		if (sb.buf[i] != '\n')
+			sb.buf[i] = printable_char(sb.buf[i]);
 	if (!ret)
 		fwrite(sb.buf, 1, sb.len, out);
 	strbuf_release(&sb);

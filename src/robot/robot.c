@@ -325,10 +325,17 @@ static int add_tests(struct robot *r, struct kd_err *err)
 static int test_done(struct robot *r, const struct robot_test *t,
 		     const char *verdict, struct kd_err *err)
 {
+	/* A build's error line or a subject: the commit's author's text. */
+	char *shown = xstrdup(verdict);
+	int ret;
+
+	make_printable(shown);
 	fprintf(r->log, "robot: %s " SHORT ": %s: %s\n", t->branch, t->head,
-		t->job, verdict);
-	return robot_state_set_test(r->st, t->id, ROBOT_TEST_DONE, NULL,
-				    verdict, NAN, err);
+		t->job, shown);
+	ret = robot_state_set_test(r->st, t->id, ROBOT_TEST_DONE, NULL,
+				   shown, NAN, err);
+	free(shown);
+	return ret;
 }
 
 /* The looks at base against head so far (sequential.h). */

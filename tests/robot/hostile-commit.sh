@@ -1,9 +1,12 @@
 #!/bin/bash
-# The robot's mail goes to the first bad commit's author: a hostile author
-# name ("Evil, victim@example.net, x@evil.example \"q") adds no
-# recipient and leaves the author's address whole.  Before the name and
-# the address were kept apart, "%an <%ae>" went into To as text, and the
-# comma in the name made victim@example.net a recipient.
+# A first bad commit made by a hostile author:
+# - its author's name ("Evil, victim@example.net, x@evil.example \"q")
+#   adds no recipient to the robot's mail and leaves the author's address
+#   whole.  Before the name and the address were kept apart, "%an <%ae>"
+#   went into To as text, and the comma in the name made
+#   victim@example.net a recipient;
+# - its subject's escape sequences (clear the screen, set the terminal's
+#   title) reach neither the robot's log nor --status: they did.
 source "$TESTLIB"
 source "$SRCDIR/tests/robot/small.sh"
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is not installed"
@@ -15,14 +18,15 @@ mapfile -t H < <("$TESTDATA/bisect/make-repo.sh" "$REPO" --commits 2 \
 [ "${#H[@]}" = 2 ] || skip "cannot make the fixture repository"
 # The slow commit, by a hostile author (git drops '<' and '>' from names).
 evil='Evil, victim@example.net, x@evil.example "q'
+subject=$(printf 'commit 1: evil \033[2J\033]0;pwned\007 subject')
 GIT_AUTHOR_NAME=$evil GIT_AUTHOR_EMAIL=author@example.org \
 	git -C "$REPO" -c user.name=x -c user.email=x@x commit -q --amend \
-	--no-edit --reset-author || fail "cannot set the author"
+	-m "$subject" --reset-author || fail "cannot set the author"
 [ "$(git -C "$REPO" log -1 --format=%an)" = "$evil" ] ||
 	skip "git keeps no such author name: $(git -C "$REPO" log -1 --format=%an)"
 head=$(git -C "$REPO" rev-parse HEAD)
 cat >"$T/job.yaml" <<EOF
-testcase: robot-author
+testcase: robot-hostile-commit
 monitors: {}
 exec:
   argv: [$REPO/bench]
@@ -47,6 +51,14 @@ status=$?
 grep -q "first bad commit ${head:0:12}" "$T/err" ||
 	fail "the regression was not found: $(cat "$T/err")"
 [ -s "$T/mail.eml" ] || fail "no mail: $(cat "$T/err")"
+"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 ||
+	fail "--status: $(cat "$T/status")"
+for f in err status; do
+	LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/$f" &&
+		fail "escape sequences in the robot's $f: $(od -c "$T/$f" | grep -m 2 '033\|\\a')"
+	grep -qF "first bad commit ${head:0:12} (commit 1: evil  [2J ]0;pwned  subject)" "$T/$f" ||
+		fail "the robot's $f has not the subject: $(cat "$T/$f")"
+done
 /usr/bin/python3 - "$T/mail.eml" <<'PY' || fail "the mail's recipients (above)"
 import email, email.policy, email.utils, sys
 msg = email.message_from_binary_file(open(sys.argv[1], "rb"),
