@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One robot at a time on a state and a repository: see kdelta/robot-lock.h. */
+/*
+ * One robot at a time on a state and a repository, and the work tree put
+ * back after each pass, also after a killed one: see kdelta/robot-lock.h.
+ */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -8,21 +14,101 @@
 #include "kdelta/robot-lock.h"
 #include "kdelta/util.h"
 
-#define REPO_LOCK_FILE "kdelta-robot.lock"	/* in the git directory */
+/* In the git directory. */
+#define REPO_LOCK_FILE "kdelta-robot.lock"
+#define REPO_HEAD_FILE "kdelta-robot-head"
 
-/* The repository's git directory: a work tree of its own has its own. */
-static int repo_lock_path(const struct robot_config *cfg, char **out,
-			  struct kd_err *err)
+/* A file in the repository's git directory (a work tree has its own). */
+static int git_dir_file(const struct robot_config *cfg, const char *name,
+			char **out, struct kd_err *err)
 {
 	static const char *const args[] = { "rev-parse", "--absolute-git-dir",
 					     NULL };
 	char *dir = git_line(cfg->repo, args);
 
+	*out = NULL;
 	if (!dir)
 		return kd_error(err, "%s: cannot find its git directory",
 				cfg->repo);
-	*out = xasprintf("%s/%s", dir, REPO_LOCK_FILE);
+	*out = xasprintf("%s/%s", dir, name);
 	free(dir);
+	return 0;
+}
+
+static int repo_lock_path(const struct robot_config *cfg, char **out,
+			  struct kd_err *err)
+{
+	return git_dir_file(cfg, REPO_LOCK_FILE, out, err);
+}
+
+/* An index.lock that a git killed with an earlier robot left. */
+static int remove_stale_index_lock(const struct robot_config *cfg,
+				   struct strbuf *said, struct kd_err *err)
+{
+	char *path = NULL;
+	struct stat st;
+	double age;
+	int ret = git_dir_file(cfg, "index.lock", &path, err);
+
+	if (ret < 0)
+		return -1;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (age = now_epoch() - (double)st.st_mtime) > ROBOT_STALE_INDEX_LOCK) {
+		if (unlink(path) < 0 && errno != ENOENT)
+			ret = kd_error(err, "removing %s: %s", path,
+				       strerror(errno));
+		else
+			strbuf_addf(said, "removed %s, which a git killed %.0f minutes ago left\n",
+				    path, age / 60);
+	}
+	free(path);
+	return ret;
+}
+
+int robot_repo_begin(const struct robot_config *cfg, char **head,
+		     struct strbuf *said, struct kd_err *err)
+{
+	struct strbuf saved = STRBUF_INIT;
+	struct kd_err ignored;
+	char *path = NULL;
+	int ret;
+
+	*head = NULL;
+	ret = remove_stale_index_lock(cfg, said, err);
+	if (!ret)
+		ret = git_dir_file(cfg, REPO_HEAD_FILE, &path, err);
+	if (!ret && read_file(path, &saved, &ignored) == 0) {
+		strbuf_rtrim(&saved);
+		if (saved.len) {
+			*head = strbuf_detach(&saved);
+			strbuf_addf(said, "the pass before did not end: the work tree goes back to %s after this one\n",
+				    *head);
+		}
+	}
+	if (!ret && !*head && (*head = git_head(cfg->repo))) {
+		strbuf_reset(&saved);
+		strbuf_addf(&saved, "%s\n", *head);
+		ret = write_file_atomic(path, saved.buf, saved.len, err);
+	}
+	strbuf_release(&saved);
+	free(path);
+	return ret;
+}
+
+int robot_repo_end(const struct robot_config *cfg, const char *head,
+		   struct kd_err *err)
+{
+	char *path = NULL;
+
+	if (git_checkout(cfg->repo, head, err) < 0 ||
+	    git_dir_file(cfg, REPO_HEAD_FILE, &path, err) < 0)
+		return -1;
+	if (unlink(path) < 0 && errno != ENOENT) {
+		kd_error(err, "removing %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
 	return 0;
 }
 

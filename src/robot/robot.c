@@ -30,6 +30,7 @@
 #include "kdelta/metric-rules.h"
 #include "kdelta/proc.h"
 #include "kdelta/report.h"
+#include "kdelta/robot-lock.h"
 #include "kdelta/robot-state.h"
 #include "kdelta/robot.h"
 #include "kdelta/runner.h"
@@ -799,10 +800,17 @@ int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
 		.o = o, .cfg = o->cfg, .st = o->state, .res = res,
 		.log = o->log,
 	};
-	char *head = git_head(o->cfg->repo);
+	struct strbuf said = STRBUF_INIT;
+	char *head = NULL;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	ret = robot_repo_begin(o->cfg, &head, &said, err);
+	for (const char *s = said.buf; *s; s += strcspn(s, "\n") + 1)
+		fprintf(o->log, "robot: %.*s\n", (int)strcspn(s, "\n"), s);
+	strbuf_release(&said);
+	if (ret < 0)
+		return -1;
 	/* A cluster's runs are where its latest batch ran, until the next. */
 	if (!o->executor->host)
 		o->executor->host = robot_state_last_host(o->state);
@@ -819,7 +827,7 @@ int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
 	if (head) {
 		struct kd_err e;
 
-		if (git_checkout(o->cfg->repo, head, &e) < 0 && !ret)
+		if (robot_repo_end(o->cfg, head, &e) < 0 && !ret)
 			ret = kd_error(err, "%s", e.msg);
 	}
 	free(head);

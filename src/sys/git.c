@@ -51,13 +51,33 @@ int git_run(const char *repo, const char *const *args, struct strbuf *out,
 	return ret;
 }
 
+/*
+ * git's first "fatal: " or "error: " line, the cause (its advice comes
+ * after, and does not name the file: "Unable to create '.../index.lock':
+ * File exists." does); NULL when there is none.
+ */
+static const char *cause_line(const char *text, size_t *len)
+{
+	for (const char *s = text; *s; s += *len + (s[*len] == '\n')) {
+		*len = strcspn(s, "\n");
+		if (!strncmp(s, "fatal: ", 7) || !strncmp(s, "error: ", 7))
+			return s;
+	}
+	return NULL;
+}
+
 int git_error(struct kd_err *err, const char *repo, const char *what,
 	      const struct strbuf *out, const struct strbuf *errout)
 {
 	struct strbuf tail = STRBUF_INIT;
 	const struct strbuf *said = errout->len ? errout : out;
+	size_t len = 0;
+	const char *cause = cause_line(said->buf, &len);
 
-	text_tail_lines(said->buf, said->len, 2, 300, &tail);
+	if (cause)
+		strbuf_add(&tail, cause, len > 300 ? 300 : len);
+	else
+		text_tail_lines(said->buf, said->len, 2, 300, &tail);
 	kd_error(err, "%s: git %s failed%s%s", repo, what, tail.len ? ": " : "",
 		 tail.buf);
 	strbuf_release(&tail);

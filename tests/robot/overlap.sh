@@ -1,6 +1,6 @@
 #!/bin/bash
-# One robot at a time on a state and on a repository (kdelta-robot(5),
-# LOCKS): while a pass is at work, a second pass of the same configuration
+# One robot at a time on a state and on a repository (kdelta-robot(5)):
+# while a pass is at work, a second pass of the same configuration
 # (a cron job overlapping itself), one of another configuration on the
 # same repository, one on the same state, and --cancel refuse at once with
 # exit status 8, saying who is at work, and change nothing; the first pass
@@ -9,25 +9,14 @@
 source "$TESTLIB"
 source "$SRCDIR/tests/robot/small.sh"
 # The job waits for $T/go, so that the first pass is at work, not done.
-cat >"$T/slow-bench" <<EOF
-#!/bin/sh
-touch "$T/running"
-while [ ! -e "$T/go" ]; do sleep 0.05; done
-exec "$T/repo/bench"
-EOF
-chmod +x "$T/slow-bench"
+slow_bench "$T/repo/bench"
 small_robot robot-overlap "$T/slow-bench"
 git clone -q "$T/repo" "$T/clone" || fail "cannot clone the fixture"
 
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/first.out" 2>"$T/first.err" &
 first=$!
 at_exit 'touch "$T/go"; kill "$first" 2>/dev/null; wait "$first" 2>/dev/null'
-for ((i = 0; i < 1200; i++)); do
-	[ -e "$T/running" ] && break
-	kill -0 "$first" 2>/dev/null || break
-	sleep 0.1
-done
-[ -e "$T/running" ] || fail "the first pass did not run its job: $(cat "$T/first.err")"
+wait_running "$first" || fail "the first pass did not run its job: $(cat "$T/first.err")"
 head=$(git -C "$T/repo" rev-parse HEAD)
 state_lock=$T/results/.kdelta/robot.db.lock
 holder="kdelta robot (pid $first, since [-0-9]* [0-9:]* [-+][0-9]*, config $T/robot.yaml)"

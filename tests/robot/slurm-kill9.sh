@@ -14,13 +14,7 @@ source "$SRCDIR/tests/robot/small.sh"
 SLURM_DIR=
 [ "$(id -u)" = 0 ] || skip "needs root to attach loop devices and mount"
 command -v mkfs.xfs >/dev/null || skip "mkfs.xfs is not installed (xfsprogs)"
-cat >"$T/slow-bench" <<EOF
-#!/bin/sh
-touch "$T/running"
-while [ ! -e "$T/go" ]; do sleep 0.05; done
-exec "$T/bin/bench"
-EOF
-chmod +x "$T/slow-bench"
+slow_bench "$T/bin/bench"
 small_robot robot-kill9 "$T/slow-bench"
 
 # leftovers: mounts and loop devices of this test, also where the batch
@@ -47,12 +41,7 @@ sed -i 's/^monitors: {}$/monitors: {}\ndisk: 1BRD_512M\nfs: xfs/' "$T/job.yaml"
 
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err" &
 robot=$!
-for ((i = 0; i < 1200; i++)); do
-	[ -e "$T/running" ] && break
-	kill -0 "$robot" 2>/dev/null || break
-	sleep 0.1
-done
-[ -e "$T/running" ] || fail "the job's run did not start: $(cat "$T/err")"
+wait_running "$robot" || fail "the job's run did not start: $(cat "$T/err")"
 run=$(pgrep -o -f " run $T/results/\.kdelta/slurm/batch-[A-Za-z0-9]+/job\.yaml ")
 # (The oldest: a child it forked may not have run its program yet.)
 [ -n "$run" ] || { fail "no kdelta run in the Slurm job"; finish; }

@@ -42,3 +42,25 @@ slurm:
   work-dir: $T/node-work
 EOT
 }
+
+# slow_bench BENCH: $T/slow-bench, a job's program that touches
+# $T/running, waits for $T/go, then runs BENCH; wait_running PID: true once
+# it runs, false when process PID ended first or after 120 s.
+slow_bench() {
+	cat >"$T/slow-bench" <<EOT
+#!/bin/sh
+touch "$T/running"
+while [ ! -e "$T/go" ]; do sleep 0.05; done
+exec "$1"
+EOT
+	chmod +x "$T/slow-bench"
+}
+wait_running() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		[ -e "$T/running" ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
