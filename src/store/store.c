@@ -378,6 +378,38 @@ void store_result_write(FILE *out, const char *key, double value)
 	fprintf(out, "%s: %.9g\n", key, value);
 }
 
+/*
+ * Whether s is a decimal number, blanks around it: an optional sign,
+ * digits with an optional fraction (or a fraction alone), an optional
+ * exponent.
+ * strtod() takes hexadecimal ("0x10" is 16), "inf" and "nan" too, which
+ * no benchmark means as a result.
+ */
+static bool decimal_number(const char *s)
+{
+	size_t digits = 0;
+
+	s += strspn(s, " \t");
+	s += *s == '+' || *s == '-';
+	for (; isdigit((unsigned char)*s); s++)
+		digits++;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits++;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		s += *s == '+' || *s == '-';
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	s += strspn(s, " \t\r");
+	return !*s;
+}
+
 bool store_result_line(const char *line, size_t len, char **key,
 		       double *value)
 {
@@ -392,7 +424,7 @@ bool store_result_line(const char *line, size_t len, char **key,
 	*value = strtod(text, &end);
 	while (*end == ' ' || *end == '\t' || *end == '\r')
 		end++;
-	ok = end != text && !*end;
+	ok = end != text && !*end && decimal_number(text);
 	free(text);
 	if (ok)
 		*key = xstrndup(line, (size_t)(colon - line));

@@ -171,6 +171,16 @@ static void test_key_result(const char *root)
 	check_line(": 1", NULL, 0);
 	check_line("a: ", NULL, 0);
 	check_line("a: 1 ms", NULL, 0);
+	/* Decimal numbers only: "0x10" was read as 16. */
+	check_line("z: 0x10", NULL, 0);
+	check_line("z: 0X1p4", NULL, 0);
+	check_line("z: inf", NULL, 0);
+	check_line("z: -nan", NULL, 0);
+	check_line("z: .", NULL, 0);
+	check_line("z: 1e", NULL, 0);
+	check_line("z: -2.5e-3", "z", -2.5e-3);
+	check_line("z: .5", "z", 0.5);
+	check_line("z: +7.", "z", 7);
 	CHECK(store_key_result(dir) == NULL);
 	for (int i = 0; i < 3; i++) {
 		char *run = xasprintf("%s/%d", dir, i);
