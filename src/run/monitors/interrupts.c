@@ -76,8 +76,9 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 	size_t counts;
 	double sum = 0, v;
 
-	if (!next_word(&p, end, &key, &klen) || key[klen - 1] != ':' ||
-	    !(nwords = count_words(p, end)))
+	/* A name before the colon: ": 5" would be the metric "interrupts.". */
+	if (!next_word(&p, end, &key, &klen) || klen < 2 ||
+	    key[klen - 1] != ':' || !(nwords = count_words(p, end)))
 		return bad_line(err, sample, line, len,
 				"expected 'NAME: count...'");
 	counts = nwords == 1 ? 1 : ncpus;
