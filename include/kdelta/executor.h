@@ -147,6 +147,7 @@ struct slurm_executor_opts {
 	const char *partition, *account, *constraint;	/* NULL: Slurm's */
 	const char *kdelta;		/* the program on the nodes */
 	double poll;			/* seconds between looks at the job */
+	double timeout;			/* the longest a Slurm command may take */
 	int cancel_fd;			/* readable: stop waiting */
 	FILE *progress;			/* "robot: Slurm job 12 ..." lines */
 	const char *command;		/* "robot" */

@@ -27,6 +27,7 @@
 #define ROBOT_STATE_FILE ".kdelta/robot.db"	/* in the result root */
 #define ROBOT_SLURM_DIR ".kdelta/slurm"		/* in the result root */
 #define ROBOT_SLURM_POLL 10.0	/* seconds between looks at a Slurm job */
+#define ROBOT_SLURM_TIMEOUT 120.0	/* the longest a Slurm command may take */
 /*
  * Calling a workload result of base and head changed when it is not, over
  * all the looks at them (sequential.h), and the same when it changed by
@@ -69,6 +70,7 @@ struct robot_config {
 		char *job_dir;	/* absolute: the batches' files */
 		char *work_dir;	/* kdelta run's on the nodes; NULL: default */
 		double poll;	/* seconds */
+		double timeout;	/* seconds */
 	} slurm;
 	struct robot_mail mail;
 };

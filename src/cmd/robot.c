@@ -252,6 +252,7 @@ static int executor_new(const struct robot_config *cfg,
 		.account = cfg->slurm.account,
 		.constraint = cfg->slurm.constraint,
 		.kdelta = cfg->slurm.kdelta, .poll = cfg->slurm.poll,
+		.timeout = cfg->slurm.timeout,
 		.cancel_fd = lo->cancel_fd, .progress = stderr,
 		.command = "robot",
 	};

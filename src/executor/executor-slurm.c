@@ -58,17 +58,28 @@ static void say(const struct slurm_executor *se, const char *fmt, ...)
 	fflush(se->o.progress);
 }
 
-/* Runs a Slurm command; its stdout in out.  -1 when it could not run. */
-static int slurm_command(const char *const *argv, struct proc *p,
+/*
+ * Runs a Slurm command; its stdout in out.  -1 when it could not run or
+ * gave no answer within the timeout (it is killed: a controller that hangs
+ * must not hang the robot); 1 when a signal came (cancel_fd) and it was
+ * stopped.
+ */
+static int slurm_command(const struct slurm_executor *se,
+			 const char *const *argv, struct proc *p,
 			 struct kd_err *err)
 {
 	p->argv = argv;
 	p->out = PROC_PIPE;
 	p->err = PROC_PIPE;
 	p->same_group = true;
+	p->timeout = se->o.timeout;
+	p->cancel_fd = se->o.cancel_fd;
 	if (proc_run(p, err) < 0)
 		return kd_error_prefix(err, "%s", argv[0]);
-	return 0;
+	if (p->end == PROC_TIMED_OUT)
+		return kd_error(err, "%s: no answer within %gs (slurm: timeout); stopped",
+				argv[0], se->o.timeout);
+	return p->end == PROC_CANCELLED;
 }
 
 /* "sbatch: error: ..." without its newline: what Slurm said. */
@@ -336,7 +347,7 @@ static int submit(struct slurm_executor *se, const char *dir, long *id,
 	}
 	argv[n++] = script;
 	argv[n] = NULL;
-	ret = slurm_command(argv, &p, err);
+	ret = slurm_command(se, argv, &p, err);
 	if (!ret) {
 		char *end;
 
@@ -362,7 +373,8 @@ static int submit(struct slurm_executor *se, const char *dir, long *id,
  * 1 when squeue could not be asked (a controller down for a moment):
  * ask again later.
  */
-static int job_state(long id, struct strbuf *state, struct strbuf *node,
+static int job_state(const struct slurm_executor *se, long id,
+		     struct strbuf *state, struct strbuf *node,
 		     struct strbuf *why)
 {
 	char ids[32];
@@ -378,8 +390,9 @@ static int job_state(long id, struct strbuf *state, struct strbuf *node,
 	strbuf_reset(state);
 	strbuf_reset(node);
 	snprintf(ids, sizeof(ids), "%ld", id);
-	if (slurm_command(squeue, &p, &err) < 0) {
-		strbuf_addstr(why, err.msg);
+	if (slurm_command(se, squeue, &p, &err)) {
+		strbuf_addstr(why, p.end == PROC_CANCELLED ? "stopped" : err.msg);
+		proc_clear(&p);
 		return 1;
 	}
 	if (p.end == PROC_EXITED && !p.status && p.out_buf.len) {
@@ -392,7 +405,7 @@ static int job_state(long id, struct strbuf *state, struct strbuf *node,
 	} else if (p.end == PROC_EXITED &&
 		   (!p.status || strstr(p.err_buf.buf, "Invalid job id"))) {
 		/* Gone from the controller's memory: accounting, if kept. */
-		if (!slurm_command(sacct, &a, &err) && a.end == PROC_EXITED &&
+		if (!slurm_command(se, sacct, &a, &err) && a.end == PROC_EXITED &&
 		    !a.status)
 			strbuf_add(state, a.out_buf.buf,
 				   strcspn(a.out_buf.buf, " \n"));
@@ -434,7 +447,7 @@ static int wait_job(struct slurm_executor *se, long id,
 		int r;
 
 		strbuf_reset(&why);
-		r = job_state(id, state, &node, &why);
+		r = job_state(se, id, state, &node, &why);
 		if (r) {
 			say(se, "Slurm job %ld: cannot ask squeue (%s); asking again", id,
 			    why.buf);
@@ -603,6 +616,12 @@ static int slurm_measure(struct executor *ex, const struct measure_request *req,
 		ret = prepare_batch(se, req, &dir, err);
 		if (!ret)
 			ret = submit(se, dir, &id, err);
+		if (ret > 0) {
+			/* A signal while sbatch ran: no job ID to wait for. */
+			res->signal = proc_caught_signal(se->o.cancel_fd);
+			ret = 0;
+			goto out;
+		}
 		if (!ret && req->submitted) {
 			char *ticket = xasprintf("%ld %s", id, dir);
 
@@ -634,6 +653,7 @@ static int slurm_measure(struct executor *ex, const struct measure_request *req,
 			    state.len ? state.buf : "(Slurm forgot it)");
 		free(path);
 	}
+out:
 	if (!res->host && ex->host)
 		res->host = xstrdup(ex->host);
 	strbuf_release(&found);
@@ -656,7 +676,9 @@ static int slurm_cancel(struct executor *ex, const char *ticket,
 		return -1;
 	free(dir);
 	snprintf(ids, sizeof(ids), "%ld", id);
-	ret = slurm_command(argv, &p, err);
+	ret = slurm_command(se, argv, &p, err);
+	if (ret > 0)
+		ret = kd_error(err, "scancel %ld: stopped by a signal", id);
 	if (!ret && (p.end != PROC_EXITED || p.status)) {
 		struct strbuf why = STRBUF_INIT;
 
@@ -695,6 +717,8 @@ int slurm_executor_new(const struct slurm_executor_opts *o,
 	se->o = *o;
 	if (se->o.poll <= 0)
 		se->o.poll = 10;
+	if (se->o.timeout <= 0)
+		se->o.timeout = 120;
 	*out = &se->ex;
 	return 0;
 }

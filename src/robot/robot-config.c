@@ -30,7 +30,7 @@ static const char *const top_keys[] = {
 };
 static const char *const slurm_keys[] = {
 	"partition", "account", "constraint", "kdelta", "job-dir", "work-dir",
-	"poll", NULL,
+	"poll", "timeout", NULL,
 };
 static const char *const branch_keys[] = { "branch", "base", NULL };
 static const char *const mail_keys[] = {
@@ -391,6 +391,7 @@ static int slurm(const struct loader *ld, const struct jnode *node)
 	};
 
 	s->poll = ROBOT_SLURM_POLL;
+	s->timeout = ROBOT_SLURM_TIMEOUT;
 	for (size_t i = 0; node && i < ARRAY_SIZE(keys); i++) {
 		v = jnode_get(node, keys[i].key + strlen("slurm: "));
 		if (v && (keys[i].path ? path_value(ld, v, keys[i].key,
@@ -403,6 +404,10 @@ static int slurm(const struct loader *ld, const struct jnode *node)
 	    (!scalar(ld, v, "slurm: poll") ||
 	     parse_duration(v->scalar, &s->poll, &e) < 0 || s->poll <= 0))
 		return node_error(ld, v, "slurm: poll: expected a duration such as 10s");
+	if (node && (v = jnode_get(node, "timeout")) &&
+	    (!scalar(ld, v, "slurm: timeout") ||
+	     parse_duration(v->scalar, &s->timeout, &e) < 0 || s->timeout <= 0))
+		return node_error(ld, v, "slurm: timeout: expected a duration such as 2m");
 	if (!s->kdelta)
 		s->kdelta = this_program();
 	if (!s->job_dir)
