@@ -84,6 +84,14 @@ struct robot_config {
  */
 int robot_config_load(const char *path, struct robot_config *cfg,
 		      struct kd_err *err);
+/*
+ * The configuration in text (len bytes, as read from path) checked as
+ * robot_config_load() checks it, but without a look at the world: the
+ * repository, its branches and the job files are not looked at (no job is
+ * loaded).  For the robot-config fuzz target.
+ */
+int robot_config_parse(const char *text, size_t len, const char *path,
+		       struct robot_config *cfg, struct kd_err *err);
 void robot_config_release(struct robot_config *cfg);
 
 /*

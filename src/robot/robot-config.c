@@ -44,6 +44,7 @@ struct loader {
 	char *dir;		/* its directory: relative paths start there */
 	struct robot_config *cfg;
 	struct kd_err *err;
+	bool offline;		/* robot_config_parse(): no look at the world */
 };
 
 static int node_error(const struct loader *ld, const struct jnode *node,
@@ -210,6 +211,8 @@ static int repository(const struct loader *ld, const struct jnode *node)
 
 	if (path_value(ld, node, "repository", &cfg->repo) < 0)
 		return -1;
+	if (ld->offline)
+		return 0;
 	if (!is_directory(cfg->repo))
 		return node_error(ld, node, "repository: %s: no such directory",
 				  cfg->repo);
@@ -228,6 +231,8 @@ static int revision(const struct loader *ld, const struct jnode *node,
 
 	if (string(ld, node, what, out) < 0)
 		return -1;
+	if (ld->offline)
+		return 0;
 	hash = git_commit_hash(ld->cfg->repo, *out);
 	if (!hash)
 		return node_error(ld, node, "%s '%s' does not exist in %s",
@@ -280,6 +285,10 @@ static int job_file(const struct loader *ld, const struct jnode *node,
 
 	if (path_value(ld, node, "jobs", &path) < 0)
 		return -1;
+	if (ld->offline) {
+		free(path);
+		return 0;
+	}
 	ret = job_load_file(path, job_schema_default(), set, ld->err);
 	if (ret < 0)
 		kd_error_prefix(ld->err, "%s:%d:%d: jobs", ld->name, node->line,
@@ -533,38 +542,69 @@ static char *directory_of(const char *path)
 	return dir;
 }
 
-int robot_config_load(const char *path, struct robot_config *cfg,
-		      struct kd_err *err)
+/* The configuration in text, as path's. */
+static int load_text(struct loader *ld, const char *text, size_t len)
 {
-	struct loader ld = { .name = path, .cfg = cfg, .err = err };
-	struct strbuf text = STRBUF_INIT;
+	struct robot_config *cfg = ld->cfg;
 	struct jnode **docs = NULL;
 	size_t ndocs = 0;
 	int ret;
 
+	ret = job_parse_documents(text, len, ld->name, &docs, &ndocs, ld->err);
+	if (!ret && ndocs != 1)
+		ret = kd_error(ld->err, "%s: expected one YAML document, found %zu",
+			       ld->name, ndocs);
+	if (!ret)
+		ret = load_root(ld, docs[0]);
+	if (!ret && !cfg->mail.sendmail)
+		cfg->mail.sendmail = xstrdup(mail_sendmail_command());
+	for (size_t i = 0; i < ndocs; i++)
+		jnode_free(docs[i]);
+	free(docs);
+	return ret;
+}
+
+static void config_init(struct robot_config *cfg, const char *path)
+{
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->path = xstrdup(path);
 	cfg->runs = ROBOT_DEFAULT_RUNS;
 	cfg->max_runs = ROBOT_DEFAULT_MAX_RUNS;
 	cfg->min_change = COMPARE_DEFAULT_MIN_CHANGE;
 	cfg->interval = ROBOT_DEFAULT_INTERVAL;
+}
+
+int robot_config_load(const char *path, struct robot_config *cfg,
+		      struct kd_err *err)
+{
+	struct loader ld = { .name = path, .cfg = cfg, .err = err };
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	config_init(cfg, path);
 	ld.dir = directory_of(path);
 	ret = read_file_max(path, ROBOT_CONFIG_MAX_SIZE, &text, err);
 	if (!ret)
-		ret = job_parse_documents(text.buf, text.len, path, &docs,
-					  &ndocs, err);
-	if (!ret && ndocs != 1)
-		ret = kd_error(err, "%s: expected one YAML document, found %zu",
-			       path, ndocs);
-	if (!ret)
-		ret = load_root(&ld, docs[0]);
-	if (!ret && !cfg->mail.sendmail)
-		cfg->mail.sendmail = xstrdup(mail_sendmail_command());
-	for (size_t i = 0; i < ndocs; i++)
-		jnode_free(docs[i]);
-	free(docs);
+		ret = load_text(&ld, text.buf, text.len);
 	free(ld.dir);
 	strbuf_release(&text);
+	return ret;
+}
+
+int robot_config_parse(const char *text, size_t len, const char *path,
+		       struct robot_config *cfg, struct kd_err *err)
+{
+	struct loader ld = { .name = path, .cfg = cfg, .err = err,
+			     .offline = true };
+	int ret;
+
+	config_init(cfg, path);
+	ld.dir = directory_of(path);
+	ret = len > ROBOT_CONFIG_MAX_SIZE ?
+	      kd_error(err, "%s: larger than %zu bytes", path,
+		       ROBOT_CONFIG_MAX_SIZE) :
+	      load_text(&ld, text, len);
+	free(ld.dir);
 	return ret;
 }
 

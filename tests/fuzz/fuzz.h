@@ -83,4 +83,17 @@ void fuzz_remove(const char *rel);
 size_t fuzz_check_mail(const char *mail, size_t len,
 		     const char *const *allowed);
 
+/*
+ * The address header name (From, To, Cc) of mail written from list:
+ * unfolded and parsed again (mail_addresses_parse()), it gives back the
+ * addresses of list, each once (the first of those equal without regard
+ * to case), in order, nothing more, and their names as they were written
+ * plain or quoted (those RFC 2047 encodes are only checked to be encoded
+ * words).  Without an address, To and Cc must be absent.  Aborts when
+ * that does not hold.
+ */
+struct mail_addresses;
+void fuzz_check_address_header(const char *mail, const char *name,
+			       const struct mail_addresses *list);
+
 #endif

@@ -97,6 +97,12 @@ def dictionaries():
                            '.jobs-per-min', 'proc-vmstat.', 'meminfo.', 'time.',
                            'latency_stats.', 'vmstat.', '%', '\\u0000', '\\u001b',
                            '\\n', '\xc3\xa9', '\xff'] + names)
+    dictionary('robot-config', YAML_TOKENS + VALUE_TOKENS + ROBOT_KEYS +
+               [k + ': ' for k in ROBOT_KEYS] + ['slurm', 'local', '@', '<', '>'])
+    dictionary('robot-mail', ['\x00', ', ', ',', '<', '>', '"', '\\', '@', ' ', '\t',
+                              '\n', '\r', '=?UTF-8?Q?', '?=', '(', ')', ':', ';', '[', ']',
+                              '\xc3\xa9', '\xe2\x80\xa6', '\xff', 'Bcc: ', '\\"',
+                              'x' * 71])
     dictionary('mail', ['\x00', ', ', ',', '<', '>', '"', '\\', '@', ' ', '\t',
                         '\n', '\r', '\r\n', '=?UTF-8?Q?', '?=', '=', '_', '\xc3\xa9',
                         '\xf0\x9f\x98\x80', '\xe2\x80\xa6', '\xff', 'kdelta-',
@@ -107,7 +113,7 @@ def dictionaries():
 # ---- job: the job files of the tree, and what they do not show --------
 
 def job_seeds():
-    for d, prefix in (('jobs', ''), ('testdata/job', ''), ('testdata/job/lkp-tests', 'lkp-')):
+    for d, prefix in (('jobs', ''), ('testdata/job', '')):
         for name in sorted(os.listdir(os.path.join(TOP, d))):
             if name.endswith('.yaml'):
                 seed('job', prefix + name[:-5], read(os.path.join(d, name)))
@@ -398,6 +404,96 @@ def mail_seeds():
                                     'a"b\\c.txt', 'x=y\n' * 3))
 
 
+# ---- robot-config: kdelta-robot(5) ----------------------------------------
+
+ROBOT_MINIMAL = 'repository: repo\nbranches: [main]\njobs: job.yaml\nbuild: make\n'
+
+
+def robot_config_seeds():
+    """The example of kdelta-robot(5) and the configurations of
+    tests/robot/, as they would be written, and a few edges."""
+    seed('robot-config', 'minimal', ROBOT_MINIMAL)
+    seed('robot-config', 'man-example',
+         'repository: /srv/robot/linux\n'
+         'branches:\n'
+         '  - branch: origin/for-next\n'
+         '    base: origin/master\n'
+         '  - origin/fixes\n'
+         'jobs: [/srv/robot/jobs/creat-clo.yaml]\n'
+         'build: make -j8 M=fs/xfs modules && (rmmod xfs; insmod fs/xfs/xfs.ko)\n'
+         'runs: 5\n'
+         'interval: 30m\n'
+         'mail:\n'
+         '  from: kdelta robot <robot@example.org>\n'
+         '  to: [fs-perf@example.org]\n'
+         '  cc: linux-fsdevel@vger.kernel.org\n'
+         'executor: slurm\n'
+         'slurm:\n'
+         '  partition: perf\n'
+         '  account: fs-perf\n'
+         '  constraint: nvme\n')
+    seed('robot-config', 'test-pass',
+         'repository: repo\n'
+         'branches:\n'
+         '  - branch: main\n'
+         '    base: stable\n'
+         '  - broken\n'
+         '  - {branch: next, base: parent}\n'
+         'jobs: [job.yaml, other.yaml]\n'
+         'build: cc -O2 -o bench bench.c && cp bench /t/bin/bench\n'
+         'runs: 3\nmax-runs: 10\nmin-change: 2.5\n'
+         'result-root: results\nwork-dir: work\nstate: /var/robot.db\n'
+         'interval: 1h\n'
+         'mail:\n'
+         '  from: kdelta robot <robot@example.org>\n'
+         '  to: [dev@example.org, \'"Dev, Team" <team@example.org>\']\n'
+         '  author: false\n'
+         '  sendmail: msmtp -C /t/msmtprc -t -i\n'
+         'executor: slurm\n'
+         'slurm:\n'
+         '  partition: kdelta-test\n  kdelta: /usr/bin/kdelta\n'
+         '  job-dir: /srv/results/.kdelta/slurm\n  work-dir: /var/lib/kdelta/work\n'
+         '  poll: 0.3s\n  timeout: 2m\n')
+    seed('robot-config', 'errors',
+         ROBOT_MINIMAL + 'runs: 1\nmax-runs: 1001\ninterval: 0\nmin-change: -1\n'
+         'mail: {to: "Last, First <f@l.org>", from: "a@b, c@d", too: x}\n'
+         'executor: cloud\nslurm: {poll: 0}\n')
+    seed('robot-config', 'yaml-edges',
+         '--- \nrepository: &r repo\nbranches: [*r]\njobs: {a: 1}\n'
+         'build: [make]\n...\n---\nbuild: x\n')
+
+
+ROBOT_KEYS = ['repository', 'branches', 'branch', 'base', 'parent', 'jobs',
+              'build', 'runs', 'max-runs', 'min-change', 'result-root', 'work-dir',
+              'state', 'interval', 'mail', 'from', 'to', 'cc', 'author', 'sendmail',
+              'executor', 'local', 'slurm', 'partition', 'account', 'constraint',
+              'kdelta', 'job-dir', 'poll', 'timeout']
+
+
+# ---- robot-mail: the robot's mail headers ------------------------------
+
+def robot_mail(*fields):
+    return '\0'.join(fields)
+
+
+def robot_mail_seeds():
+    seed('robot-mail', 'plain', robot_mail('Jan Kara', 'jack@suse.cz',
+                                           'linux-xfs@vger.kernel.org, Me <me@example.org>',
+                                           'lkp@example.org', 'kdelta robot <robot@example.org>',
+                                           '[kdelta] commit 7: -13.6% regression'))
+    seed('robot-mail', 'hostile-name', robot_mail('Evil, victim@example.net, "q <x@evil.example>',
+                                                  'author@example.org', '"Dev, Team" <dev@example.org>',
+                                                  '', '', 'subject'))
+    seed('robot-mail', 'utf8-name', robot_mail('J\u00fcrgen M\u00fcller, Jr.',
+                                               'jm@example.org', 'JM@EXAMPLE.ORG', 'jm@example.org',
+                                               'R\u00f6bot <r@example.org>', '\u00fcber'))
+    seed('robot-mail', 'bad-address', robot_mail('x', 'a@b>, c@d', 'dev@example.org', ' , ',
+                                                 'not an address', 'x'))
+    seed('robot-mail', 'long', robot_mail('word ' * 40 + 'y' * 90, 'a' * 100 + '@example.org',
+                                          ', '.join('u%d@example.org' % i for i in range(20)),
+                                          '', '', 'long ' * 50))
+
+
 def remove_seeds():
     """The seeds are this script's: those of job files gone go too."""
     for path in glob.glob(os.path.join(TOP, 'testdata', 'fuzz', '*', 'corpus', 'seed-*')):
@@ -413,6 +509,8 @@ def main():
     compare_seeds()
     params_seeds()
     mail_seeds()
+    robot_config_seeds()
+    robot_mail_seeds()
 
 
 if __name__ == '__main__':
