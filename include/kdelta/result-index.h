@@ -40,6 +40,12 @@ void name_list_release(struct name_list *list);
 
 /* A commit directory: its matrix, or a numbered run with its results. */
 bool dir_holds_results(const char *dir);
+/*
+ * Whether root/rel is a directory below root reached through directories
+ * only: no component of rel is a symbolic link (nor "." or ".."), so that
+ * nothing in the result tree leads outside it.
+ */
+bool dir_below_root(const char *root, const char *rel);
 
 /*
  * Opens root's index, creating it (a full walk) or bringing it up to date.

@@ -173,6 +173,27 @@ bool dir_holds_results(const char *dir)
 	return ret;
 }
 
+static bool rel_below_root(const char *rel, bool root_too);
+
+bool dir_below_root(const char *root, const char *rel)
+{
+	struct strbuf path = STRBUF_INIT;
+	bool ok = rel_below_root(rel, false);
+
+	strbuf_addstr(&path, root);
+	for (const char *c = rel; ok && *c;) {
+		size_t len = strcspn(c, "/");
+		struct stat st;
+
+		strbuf_addch(&path, '/');
+		strbuf_add(&path, c, len);
+		ok = !lstat(path.buf, &st) && S_ISDIR(st.st_mode);
+		c += len + (c[len] == '/');
+	}
+	strbuf_release(&path);
+	return ok;
+}
+
 static char *join_rel(const char *rel, const char *name)
 {
 	return *rel ? xasprintf("%s/%s", rel, name) : xstrdup(name);
@@ -261,7 +282,45 @@ struct result_index {
 	char *path;
 	long long now;		/* the file system's clock, ns, while updating */
 	struct kd_err *err;
+	bool outside;		/* it named a directory outside the root */
 };
+
+/*
+ * Whether rel, read from the index file, names a directory below the
+ * root: components that are not empty, "." or ".."; not absolute.  The
+ * index is a file in the result tree, which whoever wrote the tree may
+ * have written too: it must not lead kdelta outside the root.  "" is the
+ * root itself (only a directory above the commit directories).
+ */
+static bool rel_below_root(const char *rel, bool root_too)
+{
+	if (!rel)
+		return false;
+	if (!*rel)
+		return root_too;
+	for (const char *c = rel;; c++) {
+		size_t len = strcspn(c, "/");
+
+		if (!len || (len == 1 && c[0] == '.') ||
+		    (len == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c += len;
+		if (!*c)
+			return true;
+	}
+}
+
+static int outside_root(struct result_index *ix, const char *rel)
+{
+	char *shown = xstrdup(rel ? rel : "(null)");
+
+	make_printable(shown);
+	ix->outside = true;
+	kd_error(ix->err, "%s names '%s', which is not a directory below the result root; 'kdelta index' builds it again",
+		 ix->path, shown);
+	free(shown);
+	return -1;
+}
 
 static int db_error(struct result_index *ix, const char *what)
 {
@@ -302,20 +361,33 @@ static int db_run(struct result_index *ix, sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The first column of every row into out. */
+/*
+ * The first column of every row into out: commit directories below the
+ * root (rels), or labels, one component each.  On failure out is empty.
+ */
 static int db_column(struct result_index *ix, sqlite3_stmt *st,
-		     struct name_list *out)
+		     struct name_list *out, bool rels)
 {
 	int rc;
 
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		name_list_add(out, (const char *)sqlite3_column_text(st, 0));
-	if (rc != SQLITE_DONE)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+
+		if (!rel_below_root(v, false) || (!rels && strchr(v, '/'))) {
+			outside_root(ix, v);
+			break;
+		}
+		name_list_add(out, v);
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		db_error(ix, "query");
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	name_list_release(out);
+	return -1;
 }
 
 static long long ns(struct timespec t)
@@ -393,7 +465,14 @@ static int known_children(struct result_index *ix, const char *rel,
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *child = (const char *)sqlite3_column_text(st, 0);
-		const char *slash = strrchr(child, '/');
+		const char *slash;
+
+		if (!rel_below_root(child, false)) {
+			outside_root(ix, child);
+			sqlite3_finalize(st);
+			return -1;
+		}
+		slash = strrchr(child, '/');
 
 		ALLOC_GROW(out->items, out->n + 1, out->alloc);
 		out->items[out->n].name = xstrdup(slash ? slash + 1 : child);
@@ -511,8 +590,15 @@ static int changed_dirs(struct result_index *ix, struct name_list *out)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *rel = (const char *)sqlite3_column_text(st, 0);
-		char *path = full_path(ix->root, rel);
+		char *path;
 
+		if (!rel_below_root(rel, true)) {
+			outside_root(ix, rel);
+			sqlite3_finalize(st);
+			name_list_release(out);
+			return -1;
+		}
+		path = full_path(ix->root, rel);
 		root_known |= !*rel;
 		if (stamp_differs(path, st))
 			name_list_add(out, rel);
@@ -698,7 +784,7 @@ static bool damaged(struct result_index *ix)
 {
 	int code = ix->db ? sqlite3_errcode(ix->db) : SQLITE_OK;
 
-	return code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+	return ix->outside || code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
 }
 
 /* Opens and refreshes; a damaged index file is removed and built again. */
@@ -745,7 +831,7 @@ int result_index_find(struct result_index *ix, const char *name,
 	ix->err = err;
 	return db_column(ix, db_prepare(ix,
 		"SELECT rel FROM dirs WHERE label = ?1 ORDER BY rel",
-		params, 1), out);
+		params, 1), out, true);
 }
 
 int result_index_prefixed(struct result_index *ix, const char *prefix,
@@ -765,7 +851,7 @@ int result_index_prefixed(struct result_index *ix, const char *prefix,
 	ret = db_column(ix, db_prepare(ix, len
 		? "SELECT DISTINCT label FROM dirs WHERE label >= ?1 AND label < ?2 ORDER BY label"
 		: "SELECT DISTINCT label FROM dirs WHERE label >= ?1 ORDER BY label",
-		params, len ? 2 : 1), out);
+		params, len ? 2 : 1), out, false);
 	free(high);
 	return ret;
 }
@@ -786,7 +872,7 @@ int result_index_all(struct result_index *ix, struct name_list *out,
 	ix->err = err;
 	return db_column(ix, db_prepare(ix,
 		"SELECT rel FROM dirs WHERE label IS NOT NULL ORDER BY rel",
-		NULL, 0), out);
+		NULL, 0), out, true);
 }
 
 int result_index_rebuild(const char *root, size_t *ncommits,

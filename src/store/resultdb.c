@@ -100,7 +100,8 @@ int resultdb_load(struct resultdb *db, const char *name, struct kd_err *err)
 	for (size_t i = 0; i < rels.n; i++) {
 		char *path = xasprintf("%s/%s", db->root, rels.items[i]);
 
-		if (dir_holds_results(path))
+		if (dir_below_root(db->root, rels.items[i]) &&
+		    dir_holds_results(path))
 			resultdb_add(db, rels.items[i]);
 		free(path);
 	}
@@ -123,7 +124,8 @@ int resultdb_load_all(struct resultdb *db, struct kd_err *err)
 	for (size_t i = 0; i < all->n; i++) {
 		char *path = xasprintf("%s/%s", db->root, all->items[i]);
 
-		if (!db->index || dir_holds_results(path))
+		if (!db->index || (dir_below_root(db->root, all->items[i]) &&
+				   dir_holds_results(path)))
 			resultdb_add(db, all->items[i]);
 		free(path);
 	}
