@@ -53,21 +53,14 @@ static void usage(FILE *out)
 
 static int unknown_command(const char *name)
 {
-	const struct command *best = NULL;
-	size_t best_distance = 3;
+	struct nearest n = NEAREST_INIT(name);
 
-	for (size_t i = 0; commands[i].name; i++) {
-		size_t d = edit_distance(name, commands[i].name);
-
-		if (d < best_distance) {
-			best_distance = d;
-			best = &commands[i];
-		}
-	}
-	if (best)
+	for (size_t i = 0; commands[i].name; i++)
+		nearest_offer(&n, commands[i].name);
+	if (n.best)
 		fprintf(stderr,
 			"kdelta: '%s' is not a kdelta command; did you mean '%s'?\n",
-			name, best->name);
+			name, n.best);
 	else
 		fprintf(stderr,
 			"kdelta: '%s' is not a kdelta command; see 'kdelta --help'\n",

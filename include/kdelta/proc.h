@@ -150,6 +150,15 @@ ssize_t proc_reap_any(struct proc *procs, size_t n);
 /* Kills a started child (and its group unless same_group) with SIGKILL. */
 void proc_kill(struct proc *p);
 
+/*
+ * Sends signal to a started child that is not reaped yet (to it alone:
+ * a child that handles it, such as perf record's SIGINT).
+ */
+void proc_signal(struct proc *p, int signal);
+
+/* Whether a started child has ended, without reaping it. */
+bool proc_ended(const struct proc *p);
+
 /* Frees out_buf and err_buf. */
 void proc_clear(struct proc *p);
 

@@ -87,7 +87,35 @@ uint64_t splitmix64(uint64_t *state);
 double now_epoch(void);
 double now_monotonic(void);
 
-/* Levenshtein distance, for did-you-mean suggestions. */
+/*
+ * path made absolute against the current directory, as given otherwise
+ * (no symbolic link resolved, no "." or ".." folded but a lone ".");
+ * a path the current directory cannot be found for stays as it is.
+ */
+char *absolute_path(const char *path);
+
+/* Levenshtein distance. */
 size_t edit_distance(const char *a, const char *b);
+
+/*
+ * "Did you mean": of the candidates offered one at a time, the nearest to
+ * word that is near enough to be its misspelling -- at most two edits
+ * away (three for a word of NEAREST_LONG_WORD characters or more, such as
+ * a metric's name), and fewer edits than word has characters -- or NULL.
+ * The first of equally near candidates wins.
+ *
+ *	struct nearest n = NEAREST_INIT(key);
+ *	for (i = 0; known[i]; i++)
+ *		nearest_offer(&n, known[i]);
+ *	if (n.best) ... did you mean n.best?
+ */
+#define NEAREST_LONG_WORD 16
+struct nearest {
+	const char *word;
+	const char *best;	/* NULL: none near enough */
+	size_t distance;
+};
+#define NEAREST_INIT(word) { (word), NULL, 0 }
+void nearest_offer(struct nearest *n, const char *candidate);
 
 #endif

@@ -568,3 +568,26 @@ size_t edit_distance(const char *a, const char *b)
 	free(row);
 	return res;
 }
+
+void nearest_offer(struct nearest *n, const char *candidate)
+{
+	size_t len = strlen(n->word);
+	size_t limit = len >= NEAREST_LONG_WORD ? 3 : 2;
+	size_t d = edit_distance(n->word, candidate);
+
+	if (d <= limit && d < len && (!n->best || d < n->distance)) {
+		n->best = candidate;
+		n->distance = d;
+	}
+}
+
+char *absolute_path(const char *path)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	if (!strcmp(path, "."))
+		return xstrdup(cwd);
+	return xasprintf("%s/%s", cwd, path);
+}

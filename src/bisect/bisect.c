@@ -172,18 +172,11 @@ static char *key_result(const char *dir, const struct matrix *m)
 
 static const char *nearest_name(const struct matrix *m, const char *name)
 {
-	const char *best = NULL;
-	size_t best_distance = 4;
+	struct nearest n = NEAREST_INIT(name);
 
-	for (size_t i = 0; i < m->nmetrics; i++) {
-		size_t d = edit_distance(name, m->names[i]);
-
-		if (d < best_distance) {
-			best_distance = d;
-			best = m->names[i];
-		}
-	}
-	return best;
+	for (size_t i = 0; i < m->nmetrics; i++)
+		nearest_offer(&n, m->names[i]);
+	return n.best;
 }
 
 /*

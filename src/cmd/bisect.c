@@ -210,15 +210,6 @@ static int check_args(struct bisect_args *a, int argc, char **argv)
 	return 0;
 }
 
-static char *absolute_path(const char *path)
-{
-	char cwd[4096];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
-}
-
 static void print_found(const struct bisect_result *r)
 {
 	struct strbuf table = STRBUF_INIT;

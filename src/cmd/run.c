@@ -379,15 +379,6 @@ static int load_jobs(struct run_args *a, int argc, char **argv)
 	return 0;
 }
 
-static char *absolute_path(const char *path)
-{
-	char cwd[4096];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
-}
-
 static void run_args_release(struct run_args *a)
 {
 	for (size_t i = 0; i < a->n_labels; i++)

@@ -337,20 +337,12 @@ const struct metric_row *comparison_find_row(const struct comparison *cmp,
 static const char *nearest_metric(const struct compare_state *st,
 				  const char *metric)
 {
-	const char *best = NULL;
-	size_t best_distance = 4;
+	struct nearest n = NEAREST_INIT(metric);
 
 	for (size_t i = 0; i < st->n; i++)
-		for (size_t r = 0; r < st->cmps[i]->nrows; r++) {
-			const char *name = st->cmps[i]->rows[r].name;
-			size_t d = edit_distance(metric, name);
-
-			if (d < best_distance) {
-				best_distance = d;
-				best = name;
-			}
-		}
-	return best;
+		for (size_t r = 0; r < st->cmps[i]->nrows; r++)
+			nearest_offer(&n, st->cmps[i]->rows[r].name);
+	return n.best;
 }
 
 int compare_no_such_metric(const struct compare_state *st, const char *option,

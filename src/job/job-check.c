@@ -44,23 +44,11 @@ static int node_error(const struct job_loader *ld, const struct jnode *node,
 			what);
 }
 
-/* Keeps the closest candidate to key, for a did-you-mean. */
-static void closest(const char *key, const char *candidate, const char **best,
-		    size_t *best_distance)
-{
-	size_t d = edit_distance(key, candidate);
-
-	if (d < *best_distance && d < strlen(key)) {
-		*best_distance = d;
-		*best = candidate;
-	}
-}
-
-static void closest_param(const char *key, const struct param_spec *params,
-			  const char **best, size_t *best_distance)
+/* Offers every parameter's name for a did-you-mean. */
+static void nearest_param(struct nearest *n, const struct param_spec *params)
 {
 	for (size_t i = 0; params && params[i].name; i++)
-		closest(key, params[i].name, best, best_distance);
+		nearest_offer(n, params[i].name);
 }
 
 static int unknown_key(const struct job_loader *ld, const struct jnode *map,
@@ -135,14 +123,13 @@ static int check_section(const struct job_loader *ld,
 
 	for (size_t i = 0; !ret && i < map->n; i++) {
 		const struct param_spec *spec = param_find(params, map->keys[i]);
-		const char *best = NULL;
-		size_t best_distance = 3;
+		struct nearest n = NEAREST_INIT(map->keys[i]);
 		char *where, *sub;
 
 		if (!spec) {
-			closest_param(map->keys[i], params, &best, &best_distance);
+			nearest_param(&n, params);
 			where = xasprintf(" in %s", path);
-			ret = unknown_key(ld, map, i, where, best);
+			ret = unknown_key(ld, map, i, where, n.best);
 			free(where);
 			break;
 		}
@@ -193,14 +180,13 @@ static int check_section_slot(const struct job_loader *ld,
 static int unknown_monitor(const struct job_loader *ld, const char *name,
 			   const struct jnode_mark *at)
 {
-	const char *best = NULL;
-	size_t best_distance = 3;
+	struct nearest n = NEAREST_INIT(name);
 
 	for (size_t i = 0; ld->schema->monitors && ld->schema->monitors[i]; i++)
-		closest(name, ld->schema->monitors[i]->name, &best, &best_distance);
-	if (best)
+		nearest_offer(&n, ld->schema->monitors[i]->name);
+	if (n.best)
 		return kd_error(ld->err, "%s:%d:%d: unknown monitor '%s'; did you mean '%s'?",
-				MARK_AT(ld, at), name, best);
+				MARK_AT(ld, at), name, n.best);
 	return kd_error(ld->err, "%s:%d:%d: unknown monitor '%s'; see kdelta-job(5) for the monitors",
 			MARK_AT(ld, at), name);
 }
@@ -345,26 +331,20 @@ static int unknown_top_key(const struct job_loader *ld,
 {
 	const struct job_schema *schema = ld->schema;
 	const struct param_renamed *r = renamed(schema, root->keys[i]);
+	struct nearest n = NEAREST_INIT(root->keys[i]);
 	char *choice;
-	const char *best;
-	size_t best_distance = 3;
 	int ret;
 
 	if (r)
 		return renamed_key(ld, root, i, r);
 	choice = choice_of_workload(schema, root->keys[i]);
-	best = choice;
-
-	closest_param(root->keys[i], schema->common->params, &best,
-		      &best_distance);
-	closest(root->keys[i], "monitors", &best, &best_distance);
+	nearest_param(&n, schema->common->params);
+	nearest_offer(&n, "monitors");
 	for (size_t w = 0; schema->workloads && schema->workloads[w]; w++)
-		closest(root->keys[i], schema->workloads[w]->name, &best,
-			&best_distance);
+		nearest_offer(&n, schema->workloads[w]->name);
 	for (size_t m = 0; schema->monitors && schema->monitors[m]; m++)
-		closest(root->keys[i], schema->monitors[m]->name, &best,
-			&best_distance);
-	ret = unknown_key(ld, root, i, "", choice ? choice : best);
+		nearest_offer(&n, schema->monitors[m]->name);
+	ret = unknown_key(ld, root, i, "", choice ? choice : n.best);
 	free(choice);
 	return ret;
 }

@@ -68,18 +68,11 @@ static int node_error(const struct loader *ld, const struct jnode *node,
 
 static const char *nearest(const char *key, const char *const *known)
 {
-	const char *best = NULL;
-	size_t best_distance = 3;
+	struct nearest n = NEAREST_INIT(key);
 
-	for (size_t i = 0; known[i]; i++) {
-		size_t d = edit_distance(key, known[i]);
-
-		if (d < best_distance) {
-			best_distance = d;
-			best = known[i];
-		}
-	}
-	return best;
+	for (size_t i = 0; known[i]; i++)
+		nearest_offer(&n, known[i]);
+	return n.best;
 }
 
 /* Every key of map is one of known; where: "" or "mail: " and the like. */
@@ -525,21 +518,15 @@ static int load_root(const struct loader *ld, const struct jnode *root)
 static char *directory_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char cwd[4096];
-	char *dir;
+	char *dir, *abs;
 
 	if (slash)
 		dir = slash == path ? xstrdup("/") : xstrndup(path, slash - path);
 	else
 		dir = xstrdup(".");
-	if (dir[0] != '/' && getcwd(cwd, sizeof(cwd))) {
-		char *abs = strcmp(dir, ".") ? xasprintf("%s/%s", cwd, dir)
-					     : xstrdup(cwd);
-
-		free(dir);
-		dir = abs;
-	}
-	return dir;
+	abs = absolute_path(dir);
+	free(dir);
+	return abs;
 }
 
 /* The configuration in text, as path's. */

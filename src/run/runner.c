@@ -344,6 +344,12 @@ static int record_write(struct run *r, struct kd_err *err)
 	return ret;
 }
 
+/* proc's tick, for the batch's progress line. */
+static void tick_progress(void *progress)
+{
+	progress_tick(progress);
+}
+
 /* Allocates the run directory: numbered in the store, or a warmup's scratch. */
 static int run_open(struct run *r, struct kd_err *err)
 {
@@ -385,7 +391,7 @@ static void run_setup_hook(struct run *r)
 	p.cgroup = r->ws.cgroup;
 	p.out_path = log;
 	p.cancel_fd = o->cancel_fd;
-	p.tick = (void (*)(void *))progress_tick;
+	p.tick = tick_progress;
 	p.tick_arg = &r->b->progress;
 	if (proc_run(&p, &err) < 0) {
 		run_fail(r, "setup: %s", err.msg);
@@ -598,7 +604,7 @@ static void run_workload(struct run *r, struct workload_usage *usage)
 	p.out_path = log;
 	p.err_path = errlog;
 	p.cancel_fd = r->b->opts->cancel_fd;
-	p.tick = (void (*)(void *))progress_tick;
+	p.tick = tick_progress;
 	p.tick_arg = &r->b->progress;
 	/* Forked before the go, so that monitors see only the workload. */
 	if (proc_start(&p, &err) < 0) {

@@ -181,21 +181,14 @@ static char *nearest_label(const struct resultdb *db, const char *label)
 {
 	struct name_list all;
 	struct kd_err err;
-	const char *best = NULL;
-	size_t best_distance = 3;
+	struct nearest n = NEAREST_INIT(label);
 	char *ret;
 
 	if (names_prefixed(db, "", &all, &err) < 0)
 		return NULL;
-	for (size_t i = 0; i < all.n; i++) {
-		size_t d = edit_distance(label, all.items[i]);
-
-		if (d < best_distance) {
-			best_distance = d;
-			best = all.items[i];
-		}
-	}
-	ret = best ? store_label_from_name(best) : NULL;
+	for (size_t i = 0; i < all.n; i++)
+		nearest_offer(&n, all.items[i]);
+	ret = n.best ? store_label_from_name(n.best) : NULL;
 	name_list_release(&all);
 	return ret;
 }

@@ -578,6 +578,22 @@ void proc_kill(struct proc *p)
 		kill(target(p), SIGKILL);
 }
 
+void proc_signal(struct proc *p, int signal)
+{
+	if (p->pid > 0 && !p->reaped)
+		kill(p->pid, signal);
+}
+
+bool proc_ended(const struct proc *p)
+{
+	siginfo_t info = { .si_pid = 0 };
+
+	if (p->pid <= 0 || p->reaped)
+		return true;
+	return waitid(P_PID, (id_t)p->pid, &info,
+		      WEXITED | WNOHANG | WNOWAIT) < 0 || info.si_pid;
+}
+
 void proc_clear(struct proc *p)
 {
 	strbuf_release(&p->out_buf);

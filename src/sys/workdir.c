@@ -572,17 +572,14 @@ int work_dir_prepare(struct work_dir *wd, const char *option,
 		     const char *command, workspace_recover_fn *recover,
 		     struct strbuf *notes, struct kd_err *err)
 {
-	char *path = option ? xstrdup(option) : work_dir_default(), cwd[4096];
+	char *path = option ? xstrdup(option) : work_dir_default(), *absolute;
 	struct strbuf cleaned = STRBUF_INIT;
 	struct kd_err clean_err;
 	int ret;
 
-	if (path[0] != '/' && getcwd(cwd, sizeof(cwd))) {
-		char *absolute = xasprintf("%s/%s", cwd, path);
-
-		free(path);
-		path = absolute;
-	}
+	absolute = absolute_path(path);
+	free(path);
+	path = absolute;
 	ret = work_dir_open(wd, path, err);
 	free(path);
 	if (ret < 0)

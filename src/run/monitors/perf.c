@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,14 +79,6 @@ static void perf_complaint(const struct perf_run *run, struct strbuf *out)
 	free(path);
 }
 
-static bool perf_ended(const struct perf_run *run)
-{
-	siginfo_t info = { .si_pid = 0 };
-
-	return waitid(P_PID, (id_t)run->proc.pid, &info,
-		      WEXITED | WNOHANG | WNOWAIT) < 0 || info.si_pid;
-}
-
 enum ack { ACKED, PERF_ENDED, CANCELLED, TIMED_OUT };
 
 /* Sends a command and waits for perf's "ack". */
@@ -116,7 +107,7 @@ static enum ack send(struct perf_run *run, const char *cmd, int cancel_fd,
 					return ACKED;
 			}
 		}
-		if (perf_ended(run))
+		if (proc_ended(&run->proc))
 			return PERF_ENDED;
 	}
 	return TIMED_OUT;
@@ -284,7 +275,7 @@ int perf_stop(struct perf_run *run, bool disable, struct kd_err *err)
 		return 0;
 	if (disable)
 		send(run, "disable\n", -1, PERF_ACK_TIMEOUT);
-	kill(run->proc.pid, SIGINT);
+	proc_signal(&run->proc, SIGINT);
 	run->proc.start = now_monotonic();
 	run->proc.timeout = PERF_STOP_TIMEOUT;
 	if (proc_wait(&run->proc, err) < 0)
