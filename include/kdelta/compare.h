@@ -274,6 +274,9 @@ struct matrix;
  */
 void comparison_add_matrices(struct comparison *cmp,
 			     struct matrix *const *matrices);
+/* Whether some variant's cell of row (the base's aside) has verdict. */
+bool metric_row_has(const struct metric_row *row, size_t nvariants,
+		    enum verdict verdict);
 /* Frees a row: its cells' own samples, its name. */
 void metric_row_release(struct metric_row *row, size_t nvariants);
 /* Frees everything a comparison owns and zeroes it. */

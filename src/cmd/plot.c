@@ -69,21 +69,14 @@ static int plot_option(void *ctx, const char *name, const char *value,
 	return 0;
 }
 
-static bool row_changed(const struct comparison *cmp,
-			const struct metric_row *row)
-{
-	for (size_t v = 1; v < cmp->nvariants; v++)
-		if (row->cells[v].verdict == VERDICT_CHANGED)
-			return true;
-	return false;
-}
-
 static bool any_key_change(const struct compare_state *st)
 {
 	for (size_t i = 0; i < st->n; i++)
 		for (size_t r = 0; r < st->cmps[i]->nrows; r++)
 			if (st->cmps[i]->rows[r].key &&
-			    row_changed(st->cmps[i], &st->cmps[i]->rows[r]))
+			    metric_row_has(&st->cmps[i]->rows[r],
+					   st->cmps[i]->nvariants,
+					   VERDICT_CHANGED))
 				return true;
 	return false;
 }
@@ -145,7 +138,9 @@ static int choose_panels(const struct compare_state *st,
 		}
 		for (size_t r = 0; !p->nmetrics && r < cmp->nrows; r++)
 			if (cmp->rows[r].key &&
-			    (!changed_only || row_changed(cmp, &cmp->rows[r])))
+			    (!changed_only ||
+			     metric_row_has(&cmp->rows[r], cmp->nvariants,
+					    VERDICT_CHANGED)))
 				add_panel(panels, n, &alloc, cmp, &cmp->rows[r]);
 	}
 	if (!*n)

@@ -359,6 +359,15 @@ void comparison_add_matrices(struct comparison *cmp,
 	free(where);
 }
 
+bool metric_row_has(const struct metric_row *row, size_t nvariants,
+		    enum verdict verdict)
+{
+	for (size_t v = 1; v < nvariants; v++)
+		if (row->cells[v].verdict == verdict)
+			return true;
+	return false;
+}
+
 void metric_row_release(struct metric_row *row, size_t nvariants)
 {
 	for (size_t v = 0; v < nvariants; v++)

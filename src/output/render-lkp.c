@@ -170,9 +170,6 @@ static const char *const failure_header_later[2] = {
 	"         |             |    ",
 };
 
-static bool row_has_verdict(const struct comparison *cmp,
-			    const struct metric_row *row, enum verdict verdict);
-
 /*
  * A failure stat's row: the occurrences summed over each variant's runs
  * (a run without the stat counts none), of all the runs of its matrix.
@@ -211,7 +208,8 @@ static bool failure_shown(const struct comparison *cmp,
 			  const struct compare_options *opt)
 {
 	return row->failure &&
-	       (opt->all || row_has_verdict(cmp, row, VERDICT_CHANGED));
+	       (opt->all ||
+		metric_row_has(row, cmp->nvariants, VERDICT_CHANGED));
 }
 
 /* Returns the number of rows shown. */
@@ -246,15 +244,6 @@ static size_t add_failure_table(struct strbuf *out,
 	return shown;
 }
 
-static bool row_has_verdict(const struct comparison *cmp,
-			    const struct metric_row *row, enum verdict verdict)
-{
-	for (size_t i = 1; i < cmp->nvariants; i++)
-		if (row->cells[i].verdict == verdict)
-			return true;
-	return false;
-}
-
 /*
  * Workload results always, changed or not; monitor metrics that changed;
  * with --all every metric.  Every metric whose statistics are not finite
@@ -267,8 +256,8 @@ static bool row_shown(const struct comparison *cmp,
 	if (row->failure)	/* in the fail:runs table */
 		return false;
 	return opt->all || row->key ||
-	       row_has_verdict(cmp, row, VERDICT_CHANGED) ||
-	       row_has_verdict(cmp, row, VERDICT_NOT_FINITE);
+	       metric_row_has(row, cmp->nvariants, VERDICT_CHANGED) ||
+	       metric_row_has(row, cmp->nvariants, VERDICT_NOT_FINITE);
 }
 
 /* A label in a line of text: a commit id cut as the header cuts it. */
@@ -495,7 +484,8 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 		if (!shown++)
 			lkp_add_perf_header(out, cmp->nvariants);
 		monitors_shown += !row->key;
-		undecided += row_has_verdict(cmp, row, VERDICT_FEW_RUNS);
+		undecided += metric_row_has(row, cmp->nvariants,
+					    VERDICT_FEW_RUNS);
 		lkp_add_row(out, row->cells, cmp->nvariants, row->name,
 			    LKP_STYLE_DETAIL, LKP_CHANGE_MARKED);
 	}

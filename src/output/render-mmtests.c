@@ -95,12 +95,8 @@ static bool row_shown(const struct comparison *cmp,
 		      const struct metric_row *row,
 		      const struct compare_options *opt)
 {
-	if (opt->all || row->key)
-		return true;
-	for (size_t v = 1; v < cmp->nvariants; v++)
-		if (row->cells[v].verdict == VERDICT_CHANGED)
-			return true;
-	return false;
+	return opt->all || row->key ||
+	       metric_row_has(row, cmp->nvariants, VERDICT_CHANGED);
 }
 
 /*

@@ -106,9 +106,10 @@ static char *short_commit(const char *label)
 static bool has_key_change(const struct comparison *cmp)
 {
 	for (size_t r = 0; r < cmp->nrows; r++)
-		for (size_t v = 1; cmp->rows[r].key && v < cmp->nvariants; v++)
-			if (cmp->rows[r].cells[v].verdict == VERDICT_CHANGED)
-				return true;
+		if (cmp->rows[r].key &&
+		    metric_row_has(&cmp->rows[r], cmp->nvariants,
+				   VERDICT_CHANGED))
+			return true;
 	return false;
 }
 
@@ -827,10 +828,9 @@ static void add_plots(const struct report *rep, const struct comparison *cmp,
 			short_commit(cmp->variants[v].label);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct metric_row *row = &cmp->rows[r];
-		bool changed = false;
+		bool changed = metric_row_has(row, cmp->nvariants,
+					      VERDICT_CHANGED);
 
-		for (size_t v = 1; v < cmp->nvariants; v++)
-			changed |= row->cells[v].verdict == VERDICT_CHANGED;
 		if (!row->key || (changed_only && !changed))
 			continue;
 		for (size_t v = 0; v < cmp->nvariants; v++) {
