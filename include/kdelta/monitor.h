@@ -62,6 +62,9 @@ struct workload_usage;
  * raw files afterwards (kdelta stats), so that they can be extracted again
  * after a parser fix.
  */
+struct raw_sample;
+struct series_set;
+
 struct monitor {
 	struct param_section section;	/* name, summary, parameters */
 	const struct metric_spec *metrics;	/* NULL-terminated, or NULL */
@@ -126,7 +129,24 @@ struct monitor {
 	 */
 	int (*extract)(const char *raw, size_t len, json_t *stats,
 		       struct kd_err *err);
+	/*
+	 * Or, for the usual extraction (extract_series() of
+	 * monitors/sampled.h): every sample of the raw file through this
+	 * parser, then each series' run value by the kind the monitor's
+	 * metrics declare.  name holds the metric prefix ("proc-vmstat.");
+	 * the parser appends each field's name to it.
+	 */
+	int (*parse_sample)(const struct raw_sample *sample,
+			    struct strbuf *name, struct series_set *set,
+			    struct kd_err *err);
 };
+
+/*
+ * The run values of a raw file's text (as struct monitor.extract): by
+ * m's extract(), or its parse_sample() with extract_series().
+ */
+int monitor_extract(const struct monitor *m, const char *raw, size_t len,
+		    json_t *stats, struct kd_err *err);
 
 extern const struct monitor *const monitor_registry[];	/* NULL-terminated */
 const struct monitor *monitor_find(const char *name);

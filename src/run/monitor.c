@@ -601,7 +601,8 @@ static int extract_raw(const char *run_dir, const struct monitor *m,
 		if (nul)
 			rc = kd_error(err, "%s: binary data (a NUL byte at byte %zu), not a raw sample file",
 				      path, (size_t)(nul - raw.buf));
-		else if (!rc && m->extract(raw.buf, raw.len, stats, err) < 0)
+		else if (!rc && monitor_extract(m, raw.buf, raw.len, stats,
+						 err) < 0)
 			rc = kd_error_prefix(err, "%s", path);
 	}
 	strbuf_release(&raw);

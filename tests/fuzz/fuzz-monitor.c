@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	stats = json_object();
-	rc = m->extract(raw, len, stats, &err);
+	rc = monitor_extract(m, raw, len, stats, &err);
 
 	FUZZ_CHECK(rc == 0 || rc == -1, "%s: extract() returned %d",
 		   m->section.name, rc);

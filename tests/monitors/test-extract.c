@@ -52,7 +52,7 @@ static json_t *extract(const char *monitor, const char *raw, size_t len,
 {
 	json_t *stats = json_object();
 
-	if (monitor_find(monitor)->extract(raw, len, stats, err) < 0) {
+	if (monitor_extract(monitor_find(monitor), raw, len, stats, err) < 0) {
 		json_decref(stats);
 		return NULL;
 	}
@@ -236,14 +236,14 @@ static void test_unterminated(void)
 		struct kd_err err;
 		json_t *stats = json_object();
 
-		CHECK(monitor_registry[m]->extract(NULL, 0, stats, &err) == 0);
+		CHECK(monitor_extract(monitor_registry[m], NULL, 0, stats, &err) == 0);
 		CHECK(json_object_size(stats) == 0);
 		for (size_t i = 0; i < ARRAY_SIZE(inputs); i++) {
 			size_t len = strlen(inputs[i]);
 			void *map;
 			char *raw = guarded_copy(inputs[i], len, &map);
 
-			monitor_registry[m]->extract(raw, len, stats, &err);
+			monitor_extract(monitor_registry[m], raw, len, stats, &err);
 			munmap(map, 2 * (size_t)sysconf(_SC_PAGESIZE));
 		}
 		json_decref(stats);
@@ -531,7 +531,7 @@ static void test_perf_profile(void)
 	double self = 0;
 
 	read_capture("perf-profile.gz", &raw);
-	CHECK(monitor_find("perf-profile")->extract(raw.buf, raw.len, stats,
+	CHECK(monitor_extract(monitor_find("perf-profile"), raw.buf, raw.len, stats,
 						      &err) == 0);
 	check_same(stats, want, 1e-12);
 	json_object_foreach(stats, key, v)
@@ -543,7 +543,7 @@ static void test_perf_profile(void)
 	CHECK(metric_is_percent(metric_catalogue_default(), "perf-profile.self.cycles-pp.do_sys_openat2"));
 	/* No "# Samples:" line: not perf report's text, nothing counted. */
 	json_object_clear(stats);
-	CHECK(monitor_find("perf-profile")->extract(" 5.00%  5.00%  [kernel]  [k] x\n",
+	CHECK(monitor_extract(monitor_find("perf-profile"), " 5.00%  5.00%  [kernel]  [k] x\n",
 						      31, stats, &err) == 0);
 	CHECK(json_object_size(stats) == 0);
 	json_decref(want);
@@ -564,13 +564,13 @@ static void test_perf_stat(void)
 	struct kd_err err = { "" };
 
 	read_capture("perf-stat-pmu", &raw);
-	CHECK(monitor_find("perf-stat")->extract(raw.buf, raw.len, stats,
+	CHECK(monitor_extract(monitor_find("perf-stat"), raw.buf, raw.len, stats,
 						   &err) == 0);
 	check_same(stats, want, 1e-12);
 	CHECK_NEAR(value(stats, "perf-stat.overall.ipc"), 1.4, 1e-12);
 	CHECK(metric_direction(metric_catalogue_default(), "perf-stat.overall.ipc") == 1);
 	json_object_clear(stats);
-	CHECK(monitor_find("perf-stat")->extract(" 1.0,x,,cs,1,100.00,,\n", 22,
+	CHECK(monitor_extract(monitor_find("perf-stat"), " 1.0,x,,cs,1,100.00,,\n", 22,
 						   stats, &err) == -1);
 	CHECK_STR(err.msg, "bad line ' 1.0,x,,cs,1,100.00,,': expected a count");
 	json_decref(want);

@@ -127,13 +127,6 @@ static const struct metric_spec interrupts_metrics[] = {
 	{ NULL },
 };
 
-static int interrupts_extract(const char *raw, size_t len, json_t *stats,
-			      struct kd_err *err)
-{
-	return extract_series(raw, len, "interrupts.", interrupts_metrics,
-			      parse_sample, stats, err);
-}
-
 static const struct param_spec interrupts_params[] = {
 	MONITOR_INTERVAL_PARAM_AT_ENDS,
 	{ .name = NULL },
@@ -147,5 +140,5 @@ const struct monitor monitor_interrupts = {
 	},
 	.metrics = interrupts_metrics,
 	.path = "/proc/interrupts",
-	.extract = interrupts_extract,
+	.parse_sample = parse_sample,
 };

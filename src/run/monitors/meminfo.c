@@ -35,13 +35,6 @@ static const struct metric_spec meminfo_metrics[] = {
 	{ NULL },
 };
 
-static int meminfo_extract(const char *raw, size_t len, json_t *stats,
-			   struct kd_err *err)
-{
-	return extract_series(raw, len, "meminfo.", meminfo_metrics,
-			      parse_sample, stats, err);
-}
-
 static const struct param_spec meminfo_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
@@ -55,5 +48,5 @@ const struct monitor monitor_meminfo = {
 	},
 	.metrics = meminfo_metrics,
 	.path = "/proc/meminfo",
-	.extract = meminfo_extract,
+	.parse_sample = parse_sample,
 };

@@ -65,13 +65,6 @@ static const struct metric_spec numa_meminfo_metrics[] = {
 	{ NULL },
 };
 
-static int numa_meminfo_extract(const char *raw, size_t len, json_t *stats,
-				struct kd_err *err)
-{
-	return extract_series(raw, len, "numa-meminfo.", numa_meminfo_metrics,
-			      parse_sample, stats, err);
-}
-
 static const struct param_spec numa_meminfo_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
@@ -86,5 +79,5 @@ const struct monitor monitor_numa_meminfo = {
 	.metrics = numa_meminfo_metrics,
 	.by_default = numa_machine,
 	.sources = numa_meminfo_sources,
-	.extract = numa_meminfo_extract,
+	.parse_sample = parse_sample,
 };

@@ -76,13 +76,6 @@ static const struct metric_spec numa_vmstat_metrics[] = {
 	{ NULL },
 };
 
-static int numa_vmstat_extract(const char *raw, size_t len, json_t *stats,
-			       struct kd_err *err)
-{
-	return extract_series(raw, len, "numa-vmstat.", numa_vmstat_metrics,
-			      parse_sample, stats, err);
-}
-
 static const struct param_spec numa_vmstat_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
@@ -97,5 +90,5 @@ const struct monitor monitor_numa_vmstat = {
 	.metrics = numa_vmstat_metrics,
 	.by_default = numa_machine,
 	.sources = numa_vmstat_sources,
-	.extract = numa_vmstat_extract,
+	.parse_sample = parse_sample,
 };

@@ -93,13 +93,6 @@ static const struct metric_spec proc_vmstat_metrics[] = {
 	{ NULL },
 };
 
-static int proc_vmstat_extract(const char *raw, size_t len, json_t *stats,
-			       struct kd_err *err)
-{
-	return extract_series(raw, len, "proc-vmstat.", proc_vmstat_metrics,
-			      parse_sample, stats, err);
-}
-
 static const struct param_spec proc_vmstat_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
@@ -113,5 +106,5 @@ const struct monitor monitor_proc_vmstat = {
 	},
 	.metrics = proc_vmstat_metrics,
 	.path = "/proc/vmstat",
-	.extract = proc_vmstat_extract,
+	.parse_sample = parse_sample,
 };

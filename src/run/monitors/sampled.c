@@ -70,17 +70,26 @@ int collect_series(const char *raw, size_t len, const char *prefix,
 	return rc;
 }
 
-int extract_series(const char *raw, size_t len, const char *prefix,
-		   const struct metric_spec *specs, sample_parser *parse,
+int extract_series(const struct monitor *m, const char *raw, size_t len,
 		   json_t *stats, struct kd_err *err)
 {
 	struct series_set set = SERIES_SET_INIT;
-	int rc = collect_series(raw, len, prefix, parse, &set, err);
+	char *prefix = xasprintf("%s.", m->section.name);
+	int rc = collect_series(raw, len, prefix, m->parse_sample, &set, err);
 
 	if (!rc)
-		series_aggregate(&set, specs, stats);
+		series_aggregate(&set, m->metrics, stats);
 	series_release(&set);
+	free(prefix);
 	return rc;
+}
+
+int monitor_extract(const struct monitor *m, const char *raw, size_t len,
+		    json_t *stats, struct kd_err *err)
+{
+	if (m->extract)
+		return m->extract(raw, len, stats, err);
+	return extract_series(m, raw, len, stats, err);
 }
 
 static int node_number(const struct dirent *d)

@@ -71,23 +71,17 @@ static inline bool next_word(const char **pos, const char *end,
 size_t split_words(const char *line, size_t len, const char **words,
 		   size_t *lens, size_t max);
 
-struct series_set;
-
-/*
- * Parses one sample into points of set.  name holds the metric prefix
- * ("proc-vmstat."); the parser appends each field's name to it.
- */
+/* Parses one sample into points of set (struct monitor.parse_sample). */
 typedef int sample_parser(const struct raw_sample *sample,
 			  struct strbuf *name, struct series_set *set,
 			  struct kd_err *err);
 
 /*
- * The usual extract(): every sample through parse, then the per-run value
- * of each series by the kind the monitor's declarations specs give it
- * (kdelta/counters.h).
+ * The usual extraction, of a monitor that has parse_sample: every sample
+ * through it, then the per-run value of each series by the kind the
+ * monitor's metrics declare (kdelta/counters.h).
  */
-int extract_series(const char *raw, size_t len, const char *prefix,
-		   const struct metric_spec *specs, sample_parser *parse,
+int extract_series(const struct monitor *m, const char *raw, size_t len,
 		   json_t *stats, struct kd_err *err);
 /* Its first half: every sample through parse into set. */
 int collect_series(const char *raw, size_t len, const char *prefix,

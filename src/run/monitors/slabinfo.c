@@ -93,13 +93,6 @@ static const struct metric_spec slabinfo_metrics[] = {
 	{ NULL },
 };
 
-static int slabinfo_extract(const char *raw, size_t len, json_t *stats,
-			    struct kd_err *err)
-{
-	return extract_series(raw, len, "slabinfo.", slabinfo_metrics,
-			      parse_sample, stats, err);
-}
-
 static const struct param_spec slabinfo_params[] = {
 	MONITOR_INTERVAL_PARAM,
 	{ .name = NULL },
@@ -113,5 +106,5 @@ const struct monitor monitor_slabinfo = {
 	},
 	.metrics = slabinfo_metrics,
 	.path = "/proc/slabinfo",
-	.extract = slabinfo_extract,
+	.parse_sample = parse_sample,
 };

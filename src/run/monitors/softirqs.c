@@ -55,13 +55,6 @@ static const struct metric_spec softirqs_metrics[] = {
 	{ NULL },
 };
 
-static int softirqs_extract(const char *raw, size_t len, json_t *stats,
-			    struct kd_err *err)
-{
-	return extract_series(raw, len, "softirqs.", softirqs_metrics,
-			      parse_sample, stats, err);
-}
-
 static const struct param_spec softirqs_params[] = {
 	MONITOR_INTERVAL_PARAM_AT_ENDS,
 	{ .name = NULL },
@@ -75,5 +68,5 @@ const struct monitor monitor_softirqs = {
 	},
 	.metrics = softirqs_metrics,
 	.path = "/proc/softirqs",
-	.extract = softirqs_extract,
+	.parse_sample = parse_sample,
 };
