@@ -127,16 +127,11 @@ static const struct metric_spec interrupts_metrics[] = {
 	{ NULL },
 };
 
-static const struct param_spec interrupts_params[] = {
-	MONITOR_INTERVAL_PARAM_AT_ENDS,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_interrupts = {
 	.section = {
 		.name = "interrupts",
 		.summary = "interrupts of /proc/interrupts, per kind, summed over the CPUs",
-		.params = interrupts_params,
+		.params = sampled_at_ends_params,
 	},
 	.metrics = interrupts_metrics,
 	.path = "/proc/interrupts",

@@ -275,11 +275,6 @@ static int iostat_extract(const char *raw, size_t len, json_t *stats,
 	return 0;
 }
 
-static const struct param_spec iostat_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 /*
  * lkp-tests' floors: etc/perf-metrics-threshold.yaml for reads, writes,
  * their waits and the utilisation ("NAME: v": above v, v / 2 apart; its
@@ -309,7 +304,7 @@ const struct monitor monitor_iostat = {
 	.section = {
 		.name = "iostat",
 		.summary = "I/O of the block devices holding the work directory and / (iostat -x)",
-		.params = iostat_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = iostat_metrics,
 	.sources = iostat_sources,

@@ -35,16 +35,11 @@ static const struct metric_spec meminfo_metrics[] = {
 	{ NULL },
 };
 
-static const struct param_spec meminfo_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_meminfo = {
 	.section = {
 		.name = "meminfo",
 		.summary = "memory usage of /proc/meminfo",
-		.params = meminfo_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = meminfo_metrics,
 	.path = "/proc/meminfo",

@@ -65,16 +65,11 @@ static const struct metric_spec numa_meminfo_metrics[] = {
 	{ NULL },
 };
 
-static const struct param_spec numa_meminfo_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_numa_meminfo = {
 	.section = {
 		.name = "numa-meminfo",
 		.summary = "memory usage per NUMA node; on by default with more than one node",
-		.params = numa_meminfo_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = numa_meminfo_metrics,
 	.by_default = numa_machine,

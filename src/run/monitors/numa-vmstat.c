@@ -76,16 +76,11 @@ static const struct metric_spec numa_vmstat_metrics[] = {
 	{ NULL },
 };
 
-static const struct param_spec numa_vmstat_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_numa_vmstat = {
 	.section = {
 		.name = "numa-vmstat",
 		.summary = "virtual memory counters per NUMA node; on by default with more than one node",
-		.params = numa_vmstat_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = numa_vmstat_metrics,
 	.by_default = numa_machine,

@@ -146,16 +146,11 @@ static int pressure_extract(const char *raw, size_t len, json_t *stats,
 	return rc;
 }
 
-static const struct param_spec pressure_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_pressure = {
 	.section = {
 		.name = "pressure",
 		.summary = "the share of the run's time tasks were stalled on CPU, I/O and memory (pressure stall information)",
-		.params = pressure_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = pressure_metrics,
 	.sources = pressure_sources,

@@ -93,16 +93,11 @@ static const struct metric_spec proc_vmstat_metrics[] = {
 	{ NULL },
 };
 
-static const struct param_spec proc_vmstat_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_proc_vmstat = {
 	.section = {
 		.name = "proc-vmstat",
 		.summary = "virtual memory counters of /proc/vmstat",
-		.params = proc_vmstat_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = proc_vmstat_metrics,
 	.path = "/proc/vmstat",

@@ -42,6 +42,18 @@ bool sampled_parse_number(const char *word, size_t len, double *out)
 	return end == buf + len;
 }
 
+const struct param_spec sampled_interval_params[] = {
+	{ .name = "interval", .type = PARAM_DURATION, .def = "1s",
+	  .help = "time between two samples, at least 0.01s; one more is taken at stop" },
+	{ .name = NULL },
+};
+
+const struct param_spec sampled_at_ends_params[] = {
+	{ .name = "interval", .type = PARAM_DURATION,
+	  .help = "time between two samples, at least 0.01s; default: at start and stop only" },
+	{ .name = NULL },
+};
+
 int bad_line(struct kd_err *err, const struct raw_sample *sample,
 	     const char *line, size_t len, const char *what)
 {

@@ -10,17 +10,13 @@
 #include "kdelta/monitor.h"
 
 /* Every sampled monitor's one parameter. */
-#define MONITOR_INTERVAL_PARAM                                                 \
-	{ .name = "interval", .type = PARAM_DURATION, .def = "1s",            \
-	  .help = "time between two samples, at least 0.01s; one more is taken at stop" }
-
 /*
- * A sampled monitor whose file only counts at start and stop (its
- * difference): no interval unless the job gives one.
+ * The parameters of a sampled monitor: its interval (default 1s; one more
+ * sample is taken at stop), or, for one whose file only counts at start
+ * and stop (its difference), no interval unless the job gives one.
  */
-#define MONITOR_INTERVAL_PARAM_AT_ENDS                                         \
-	{ .name = "interval", .type = PARAM_DURATION,                         \
-	  .help = "time between two samples, at least 0.01s; default: at start and stop only" }
+extern const struct param_spec sampled_interval_params[];
+extern const struct param_spec sampled_at_ends_params[];
 
 /*
  * Iterates over the lines of [*pos, end): returns false at the end, else

@@ -93,16 +93,11 @@ static const struct metric_spec slabinfo_metrics[] = {
 	{ NULL },
 };
 
-static const struct param_spec slabinfo_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_slabinfo = {
 	.section = {
 		.name = "slabinfo",
 		.summary = "slab caches of /proc/slabinfo (root only)",
-		.params = slabinfo_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = slabinfo_metrics,
 	.path = "/proc/slabinfo",

@@ -55,16 +55,11 @@ static const struct metric_spec softirqs_metrics[] = {
 	{ NULL },
 };
 
-static const struct param_spec softirqs_params[] = {
-	MONITOR_INTERVAL_PARAM_AT_ENDS,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_softirqs = {
 	.section = {
 		.name = "softirqs",
 		.summary = "software interrupts of /proc/softirqs, per kind, summed over the CPUs",
-		.params = softirqs_params,
+		.params = sampled_at_ends_params,
 	},
 	.metrics = softirqs_metrics,
 	.path = "/proc/softirqs",

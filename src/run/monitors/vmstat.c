@@ -166,16 +166,11 @@ static int vmstat_extract(const char *raw, size_t len, json_t *stats,
 	return rc;
 }
 
-static const struct param_spec vmstat_params[] = {
-	MONITOR_INTERVAL_PARAM,
-	{ .name = NULL },
-};
-
 const struct monitor monitor_vmstat = {
 	.section = {
 		.name = "vmstat",
 		.summary = "processes, interrupts, context switches and CPU time of /proc/stat",
-		.params = vmstat_params,
+		.params = sampled_interval_params,
 	},
 	.metrics = vmstat_metrics,
 	.path = "/proc/stat",
