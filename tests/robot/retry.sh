@@ -26,7 +26,8 @@ wait_line "$T/err" "^robot: pass failed \(2 in a row, since [-0-9]+ [0-9:]+\): .
 rm "$T/results/robot-retry"
 wait_line "$T/err" "^robot: main ${H[1]:0:12}: robot-retry/[^:]*: " "$pid" ||
 	fail "no verdict once the store could be written: $(cat "$T/err")"
-grep -Eq "^robot: this pass worked, after [0-9]+ that failed since [-0-9]+ [0-9:]+$" "$T/err" ||
+# Said when the pass ends, after its verdict: wait for it.
+wait_line "$T/err" "^robot: this pass worked, after [0-9]+ that failed since [-0-9]+ [0-9:]+$" "$pid" ||
 	fail "the pass that worked after failures is not said: $(cat "$T/err")"
 kill -TERM "$pid"
 wait "$pid"
