@@ -26,6 +26,7 @@ struct jnode {
 	enum jnode_kind kind;
 	char *scalar;		/* JNODE_SCALAR; "" for an empty value */
 	size_t n;		/* entries of a map or list */
+	size_t alloc;		/* room for entries (jnode_append()) */
 	char **keys;		/* JNODE_MAP */
 	struct jnode **values;	/* JNODE_MAP values, JNODE_LIST items */
 	int line, col;		/* where it was in the file, 1-based; 0: made */

@@ -58,13 +58,20 @@ void jnode_free(struct jnode *node)
 void jnode_append(struct jnode *node, const char *key, int line, int col,
 		  struct jnode *value)
 {
-	node->values = xreallocarray(node->values, node->n + 1,
-				     sizeof(*node->values));
+	/* Doubling: an lkp-tests record has tens of thousands of keys. */
+	if (node->n + 1 > node->alloc) {
+		node->alloc = node->n < 4 ? 8 : 2 * node->n;
+		node->values = xreallocarray(node->values, node->alloc,
+					     sizeof(*node->values));
+		if (node->kind == JNODE_MAP) {
+			node->keys = xreallocarray(node->keys, node->alloc,
+						   sizeof(*node->keys));
+			node->key_marks = xreallocarray(node->key_marks,
+							node->alloc,
+							sizeof(*node->key_marks));
+		}
+	}
 	if (node->kind == JNODE_MAP) {
-		node->keys = xreallocarray(node->keys, node->n + 1,
-					   sizeof(*node->keys));
-		node->key_marks = xreallocarray(node->key_marks, node->n + 1,
-						sizeof(*node->key_marks));
 		node->keys[node->n] = xstrdup(key);
 		node->key_marks[node->n] = (struct jnode_mark){ line, col, 0 };
 	}

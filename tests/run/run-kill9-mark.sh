@@ -19,7 +19,9 @@ EOF
 # A run of the same job under strace: which rename is the mark's (the
 # store writes each file under a temporary name, then renames it).
 renames=rename,renameat,renameat2
-strace -f -qq -o "$T/trace" -e trace=$renames \
+# LeakSanitizer cannot work under ptrace: no leak check in the traced runs.
+traced_asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+ASAN_OPTIONS=$traced_asan strace -f -qq -o "$T/trace" -e trace=$renames \
 	"$KDELTA" run "$T/quick.yaml" --commit k --runs 1 --result-root "$T/probe" \
 	--work-dir "$T/w" 2>"$T/stderr" || fail "a first run: $(cat "$T/stderr")"
 n=$(grep 'rename' "$T/trace" | grep -n '/k/0/complete")' | head -n 1 | cut -d: -f1)
@@ -28,7 +30,7 @@ probe=$(ls -d "$T"/probe/quick/*/*/k/0)
 run=$T/r/${probe#"$T"/probe/}
 
 # Killed (SIGKILL) as it enters that rename.
-strace -f -qq -o /dev/null -e trace=$renames \
+ASAN_OPTIONS=$traced_asan strace -f -qq -o /dev/null -e trace=$renames \
 	-e inject=$renames:signal=KILL:when="$n" \
 	"$KDELTA" run "$T/quick.yaml" --commit k --runs 1 --result-root "$T/r" \
 	--work-dir "$T/w" 2>"$T/stderr"
