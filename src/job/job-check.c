@@ -445,7 +445,10 @@ int job_lift_monitors(const struct job_loader *ld, struct jnode *root)
 	if (i == root->n)
 		return 0;
 	if (defaults) {
-		jnode_append_mark(root, "monitors", &root->key_marks[i],
+		/* A copy: appending may move root's marks. */
+		const struct jnode_mark mark = root->key_marks[i];
+
+		jnode_append_mark(root, "monitors", &mark,
 				  default_monitors(ld->schema));
 		at = (ssize_t)root->n - 1;
 	} else if (monitors_as_map(ld, &root->values[at])) {

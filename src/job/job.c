@@ -484,7 +484,8 @@ static char *job_name(const struct job_loader *ld, const struct jnode *root)
 			name_part_add(&parts, &n,
 				      param_find(common, root->keys[i]), map);
 	}
-	qsort(parts, n, sizeof(*parts), name_part_cmp);
+	if (n)		/* qsort() takes no NULL, even for 0 parts */
+		qsort(parts, n, sizeof(*parts), name_part_cmp);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(&joined, "%s%s", i ? "-" : "", parts[i].text);
 		free(parts[i].text);
