@@ -70,7 +70,8 @@ static int check_text(const char *text, size_t len, const char *name,
 	for (size_t i = 0; i < len;) {
 		size_t n = utf8_sequence_length(p + i, len - i);
 
-		if ((p[i] < 0x20 && !strchr("\t\n\r", p[i])) || p[i] == 0x7f) {
+		/* memchr(): strchr() finds a NUL byte in any string. */
+		if ((p[i] < 0x20 && !memchr("\t\n\r", p[i], 3)) || p[i] == 0x7f) {
 			position(text, i, &line, &col);
 			return kd_error(err, "%s:%d:%d: binary data (byte 0x%02x), not a YAML job file",
 					name, line, col, p[i]);
@@ -409,7 +410,9 @@ static int parse(struct builder *b, const char *text, size_t len,
 				b->name, len);
 	if (check_text(text, len, b->name, err))
 		return -1;
-	blanked = xstrndup(text, len);
+	blanked = xmalloc(len + 1);	/* the text has no NUL byte now */
+	memcpy(blanked, text, len);
+	blanked[len] = '\0';
 	b->text = text;
 	ret = b->record ? 0 : find_expressions(b, blanked, len, &spans, err);
 	if (!ret)

@@ -67,6 +67,11 @@ printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000' >g
 expect_error 2 "kdelta split: garbage.bin:1:1: binary data (byte 0x7f), not a YAML job file" \
 	split garbage.bin
 
+# A NUL byte too (strchr() would find one in "\t\n\r").
+printf 'fs: xfs\nsuite: a\000b\naim7: {test: disk_rr, load: {{ 2 }}}\n' >nul.yaml
+expect_error 2 "kdelta split: nul.yaml:2:9: binary data (byte 0x00), not a YAML job file" \
+	split nul.yaml
+
 printf 'fs: xfs\nsuite: caf\351\n' >latin1.yaml
 expect_error 2 "kdelta split: latin1.yaml:2:11: invalid UTF-8 (byte 0xe9); job files must be UTF-8 text" \
 	split latin1.yaml
