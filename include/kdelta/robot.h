@@ -136,8 +136,10 @@ struct robot_pass_result {
  * test that is not done (also those an earlier, killed robot left) as far
  * as it goes: base and head measured, compared, a regression bisected,
  * the first bad commit mailed once per (commit, job, metric).  Returns -1
- * on errors that end the robot (its state, the store, git); a commit that
- * does not build or a job that fails is recorded, not an error.
+ * on errors that end the pass (its state, the store, git, the executor:
+ * the loop tries again later, --once exits; res->store_failed says when
+ * the store could not be written); a commit that does not build or a job
+ * that fails is recorded, not an error.
  */
 int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
 	       struct kd_err *err);
