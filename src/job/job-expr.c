@@ -424,7 +424,7 @@ static int expect_word(struct lexer *lx, const char *word, size_t opened)
 			 "expected '%s'", word);
 }
 
-static int parse_if(struct lexer *lx, bool run, struct value *v)
+static int if_expression(struct lexer *lx, bool run, struct value *v)
 {
 	size_t opened = lx->start;
 	bool done = !run;
@@ -464,6 +464,19 @@ static int parse_if(struct lexer *lx, bool run, struct value *v)
 	return expect_word(lx, "end", opened);
 }
 
+/*
+ * The parsers leave *v freed when they fail; if and case may have taken a
+ * branch's value before a later part fails ("if x then 'a' end" cut
+ * short): it goes then.
+ */
+static int parse_if(struct lexer *lx, bool run, struct value *v)
+{
+	if (if_expression(lx, run, v) == 0)
+		return 0;
+	value_free(v);
+	return -1;
+}
+
 static bool values_equal(const struct value *a, const struct value *b)
 {
 	if (a->type != b->type)
@@ -484,7 +497,7 @@ static bool values_equal(const struct value *a, const struct value *b)
 static int case_match(struct lexer *lx, size_t at, const struct value *pattern,
 		      const struct value *subject, bool *yes);
 
-static int parse_case(struct lexer *lx, bool run, struct value *v)
+static int case_expression(struct lexer *lx, bool run, struct value *v)
 {
 	size_t opened = lx->start;
 	struct value subject = { V_NIL };
@@ -546,6 +559,23 @@ static int parse_case(struct lexer *lx, bool run, struct value *v)
 	return expect_word(lx, "end", opened);
 }
 
+static int parse_case(struct lexer *lx, bool run, struct value *v)
+{
+	if (case_expression(lx, run, v) == 0)
+		return 0;
+	value_free(v);
+	return -1;
+}
+
+/* The token after a value: a lexer error frees the value. */
+static int after_value(struct lexer *lx, struct value *v)
+{
+	if (next(lx) == 0)
+		return 0;
+	value_free(v);
+	return -1;
+}
+
 static int parse_primary(struct lexer *lx, bool run, struct value *v)
 {
 	size_t start = lx->start;
@@ -561,7 +591,7 @@ static int parse_primary(struct lexer *lx, bool run, struct value *v)
 	case T_REGEX:
 		*v = (struct value){ lx->tok == T_STRING ? V_STRING : V_REGEX,
 				     .s = xstrdup(lx->lit.buf) };
-		return next(lx);
+		return after_value(lx, v);
 	case T_NAME:
 		break;
 	case T_OP:
@@ -574,7 +604,7 @@ static int parse_primary(struct lexer *lx, bool run, struct value *v)
 			value_free(v);
 			return lex_error(lx, lx->start, "expected ')'");
 		}
-		return next(lx);
+		return after_value(lx, v);
 	}
 	if (at_word(lx, "nil") || at_word(lx, "true") || at_word(lx, "false")) {
 		if (!at_word(lx, "nil"))
