@@ -21,20 +21,14 @@
  * without evaluating it, so that it is still checked.  A value of nil drops
  * the job, as in lkp-tests.
  */
-#include <ctype.h>
 #include <regex.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "job-internal.h"
+#include "job-expr-lex.h"
 #include "kdelta/util.h"
-
-enum tok {
-	T_END, T_INT, T_STRING, T_REGEX, T_NAME, T_OP,
-};
 
 enum vtype { V_NIL, V_BOOL, V_INT, V_STRING, V_REGEX };
 
@@ -44,249 +38,6 @@ struct value {
 	int64_t i;
 	char *s;		/* V_STRING, V_REGEX (its pattern) */
 };
-
-struct lexer {
-	const struct job_loader *ld;
-	const struct jnode *expr;	/* the node: text, file, line, col */
-	const struct jnode *root;	/* the job, for names */
-	const char *text;
-	size_t pos;
-	/* The current token. */
-	enum tok tok;
-	size_t start;		/* its offset in text */
-	char word[64];		/* T_NAME, T_OP */
-	struct strbuf lit;	/* T_STRING, T_REGEX */
-	int64_t num;		/* T_INT */
-	bool nl_before;		/* a line break between it and the last */
-	bool operand_before;	/* the last token ended an operand */
-	struct kd_err *err;
-};
-
-#define KEYWORDS_COUNT 17
-static const char *const keywords[KEYWORDS_COUNT] = {
-	"if", "elsif", "else", "end", "then", "case", "when", "nil", "true",
-	"false", "and", "or", "not", "unless", "while", "until", "do",
-};
-
-static bool is_keyword(const char *word)
-{
-	for (size_t i = 0; i < KEYWORDS_COUNT; i++)
-		if (!strcmp(word, keywords[i]))
-			return true;
-	return false;
-}
-
-/* "file:line:col" of offset in the expression's text. */
-static int lex_error(struct lexer *lx, size_t offset, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int lex_error(struct lexer *lx, size_t offset, const char *fmt, ...)
-{
-	int line = lx->expr->line, col = lx->expr->col + 2;
-	char what[1024];
-	va_list ap;
-
-	for (size_t i = 0; i < offset && lx->text[i]; i++) {
-		if (lx->text[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return kd_error(lx->err, "%s:%d:%d: '{{ }}': %s",
-			job_file_of(lx->ld, lx->expr->file), line, col, what);
-}
-
-static int not_built_in(struct lexer *lx, size_t offset, const char *what)
-{
-	return lex_error(lx, offset, "%s is not built into kdelta's '{{ }}' expressions (EXPRESSIONS in kdelta-job(5))",
-			 what);
-}
-
-/* Reads a quoted string after its opening quote. */
-static int lex_string(struct lexer *lx, char quote)
-{
-	const char *t = lx->text;
-
-	strbuf_reset(&lx->lit);
-	for (;;) {
-		char c = t[lx->pos];
-
-		if (!c)
-			return lex_error(lx, lx->start, "a string without its closing %c",
-					 quote);
-		lx->pos++;
-		if (c == quote)
-			return 0;
-		if (quote == '"' && c == '#' && t[lx->pos] == '{')
-			return not_built_in(lx, lx->pos - 1,
-					    "Ruby's string interpolation #{...}");
-		if (c == '\\' && t[lx->pos]) {
-			char e = t[lx->pos++];
-
-			if (quote == '\'' && e != '\\' && e != '\'')
-				strbuf_addch(&lx->lit, '\\');
-			else if (quote == '"' && e == 'n')
-				e = '\n';
-			else if (quote == '"' && e == 't')
-				e = '\t';
-			strbuf_addch(&lx->lit, e);
-			continue;
-		}
-		strbuf_addch(&lx->lit, c);
-	}
-}
-
-static int lex_regex(struct lexer *lx)
-{
-	const char *t = lx->text;
-
-	strbuf_reset(&lx->lit);
-	for (;;) {
-		char c = t[lx->pos];
-
-		if (!c || c == '\n')
-			return lex_error(lx, lx->start, "a regular expression without its closing /");
-		lx->pos++;
-		if (c == '/')
-			break;
-		if (c == '\\' && t[lx->pos]) {
-			char e = t[lx->pos++];
-
-			if (isalnum((unsigned char)e))
-				return not_built_in(lx, lx->pos - 2,
-						    "a regular expression's escape \\<letter>");
-			strbuf_addch(&lx->lit, '\\');
-			c = e;
-		}
-		strbuf_addch(&lx->lit, c);
-	}
-	if (isalpha((unsigned char)t[lx->pos]))
-		return not_built_in(lx, lx->pos, "a regular expression's options");
-	return 0;
-}
-
-static int lex_number(struct lexer *lx)
-{
-	const char *t = lx->text;
-	int64_t n = 0;
-
-	while (isdigit((unsigned char)t[lx->pos]) || t[lx->pos] == '_') {
-		if (t[lx->pos] != '_' &&
-		    (__builtin_mul_overflow(n, 10, &n) ||
-		     __builtin_add_overflow(n, t[lx->pos] - '0', &n)))
-			return lex_error(lx, lx->start, "an integer too large");
-		lx->pos++;
-	}
-	if (t[lx->pos] == '.' && isdigit((unsigned char)t[lx->pos + 1]))
-		return not_built_in(lx, lx->start, "a floating-point number");
-	lx->num = n;
-	return 0;
-}
-
-/* The operators, longest first. */
-static const char *const operators[] = {
-	"==", "!=", "=~", "!~", "&&", "||", "<=", ">=", "<", ">", "!", "?",
-	":", "(", ")", ",", "+", "-", "*", "/", "%", ".", ";", NULL,
-};
-
-static int lex_operator(struct lexer *lx)
-{
-	const char *t = lx->text + lx->pos;
-
-	char what[32];
-
-	for (size_t i = 0; operators[i]; i++) {
-		size_t len = strlen(operators[i]);
-
-		if (!strncmp(t, operators[i], len)) {
-			memcpy(lx->word, t, len);
-			lx->word[len] = '\0';
-			lx->pos += len;
-			return 0;
-		}
-	}
-	snprintf(what, sizeof(what), "Ruby's '%c'", *t);
-	return not_built_in(lx, lx->pos, what);
-}
-
-static int next(struct lexer *lx)
-{
-	const char *t = lx->text;
-	bool operand = lx->tok == T_INT || lx->tok == T_STRING ||
-		       lx->tok == T_REGEX ||
-		       (lx->tok == T_NAME && !is_keyword(lx->word)) ||
-		       (lx->tok == T_OP && !strcmp(lx->word, ")"));
-
-	lx->nl_before = false;
-	for (;;) {
-		if (t[lx->pos] == '\n')
-			lx->nl_before = true;
-		if (t[lx->pos] == '#') {
-			while (t[lx->pos] && t[lx->pos] != '\n')
-				lx->pos++;
-			continue;
-		}
-		if (!isspace((unsigned char)t[lx->pos]))
-			break;
-		lx->pos++;
-	}
-	lx->start = lx->pos;
-	lx->operand_before = operand;
-	if (!t[lx->pos]) {
-		lx->tok = T_END;
-		return 0;
-	}
-	if (isdigit((unsigned char)t[lx->pos])) {
-		lx->tok = T_INT;
-		return lex_number(lx);
-	}
-	if (isalpha((unsigned char)t[lx->pos]) || t[lx->pos] == '_') {
-		size_t len = 0;
-
-		while (isalnum((unsigned char)t[lx->pos]) || t[lx->pos] == '_') {
-			if (len + 1 < sizeof(lx->word))
-				lx->word[len++] = t[lx->pos];
-			lx->pos++;
-		}
-		lx->word[len] = '\0';
-		lx->tok = T_NAME;
-		if (t[lx->pos] == '?' || t[lx->pos] == '!')
-			return not_built_in(lx, lx->start, "a Ruby method call");
-		return 0;
-	}
-	if (t[lx->pos] == '\'' || t[lx->pos] == '"') {
-		lx->tok = T_STRING;
-		return lex_string(lx, t[lx->pos++]);
-	}
-	if (t[lx->pos] == '/' && !operand) {
-		lx->pos++;
-		lx->tok = T_REGEX;
-		return lex_regex(lx);
-	}
-	lx->tok = T_OP;
-	return lex_operator(lx);
-}
-
-static bool at_op(const struct lexer *lx, const char *op)
-{
-	return lx->tok == T_OP && !strcmp(lx->word, op);
-}
-
-static bool at_word(const struct lexer *lx, const char *word)
-{
-	return lx->tok == T_NAME && !strcmp(lx->word, word);
-}
-
-/* A binary operator continues the expression only on the same line. */
-static bool at_binary(const struct lexer *lx, const char *op)
-{
-	return !lx->nl_before && (at_op(lx, op) || at_word(lx, op));
-}
 
 static void value_free(struct value *v)
 {
@@ -370,13 +121,13 @@ static int parse_name(struct lexer *lx, bool run, struct value *v)
 
 	memcpy(first, lx->word, sizeof(first));
 	strbuf_addstr(&path, lx->word);
-	while (!ret && !(ret = next(lx)) && at_op(lx, ".") && !lx->nl_before) {
-		if ((ret = next(lx)))
+	while (!ret && !(ret = lex_next(lx)) && lex_at_op(lx, ".") && !lx->nl_before) {
+		if ((ret = lex_next(lx)))
 			break;
-		if (lx->tok != T_NAME || is_keyword(lx->word))
+		if (lx->tok != T_NAME || lex_is_keyword(lx->word))
 			ret = lex_error(lx, lx->start, "a name after '.'");
 		else if (fact || (node && node->kind != JNODE_MAP))
-			ret = not_built_in(lx, lx->start, "a Ruby method call");
+			ret = lex_not_built_in(lx, lx->start, "a Ruby method call");
 		node = node ? jnode_get(node, lx->word) : NULL;
 		strbuf_addf(&path, ".%s", lx->word);
 	}
@@ -409,17 +160,17 @@ static int parse_body(struct lexer *lx, bool run, struct value *v)
 {
 	if (parse_expr(lx, run, v))
 		return -1;
-	if (lx->tok == T_END || at_word(lx, "end") || at_word(lx, "else") ||
-	    at_word(lx, "elsif") || at_word(lx, "when"))
+	if (lx->tok == T_END || lex_at_word(lx, "end") || lex_at_word(lx, "else") ||
+	    lex_at_word(lx, "elsif") || lex_at_word(lx, "when"))
 		return 0;
 	value_free(v);
-	return not_built_in(lx, lx->start, "more than one statement in a branch");
+	return lex_not_built_in(lx, lx->start, "more than one statement in a branch");
 }
 
 static int expect_word(struct lexer *lx, const char *word, size_t opened)
 {
-	if (at_word(lx, word))
-		return next(lx);
+	if (lex_at_word(lx, word))
+		return lex_next(lx);
 	return lex_error(lx, lx->tok == T_END ? opened : lx->start,
 			 "expected '%s'", word);
 }
@@ -433,9 +184,9 @@ static int if_expression(struct lexer *lx, bool run, struct value *v)
 	do {
 		struct value cond = { V_NIL }, body = { V_NIL };
 
-		if (next(lx) || parse_expr(lx, !done, &cond))
+		if (lex_next(lx) || parse_expr(lx, !done, &cond))
 			return -1;
-		if (at_word(lx, "then") && next(lx)) {
+		if (lex_at_word(lx, "then") && lex_next(lx)) {
 			value_free(&cond);
 			return -1;
 		}
@@ -450,11 +201,11 @@ static int if_expression(struct lexer *lx, bool run, struct value *v)
 			value_free(&body);
 		}
 		value_free(&cond);
-	} while (at_word(lx, "elsif"));
-	if (at_word(lx, "else")) {
+	} while (lex_at_word(lx, "elsif"));
+	if (lex_at_word(lx, "else")) {
 		struct value body = { V_NIL };
 
-		if (next(lx) || parse_body(lx, !done, &body))
+		if (lex_next(lx) || parse_body(lx, !done, &body))
 			return -1;
 		if (!done)
 			*v = body;
@@ -504,13 +255,13 @@ static int case_expression(struct lexer *lx, bool run, struct value *v)
 	bool done = !run;
 
 	*v = (struct value){ V_NIL };
-	if (next(lx) || parse_expr(lx, run, &subject))
+	if (lex_next(lx) || parse_expr(lx, run, &subject))
 		return -1;
-	if (!at_word(lx, "when")) {
+	if (!lex_at_word(lx, "when")) {
 		value_free(&subject);
 		return lex_error(lx, lx->start, "expected 'when'");
 	}
-	while (at_word(lx, "when")) {
+	while (lex_at_word(lx, "when")) {
 		struct value body = { V_NIL };
 		bool hit = false;
 
@@ -519,7 +270,7 @@ static int case_expression(struct lexer *lx, bool run, struct value *v)
 			size_t at;
 			bool yes = false;
 
-			if (next(lx)) {
+			if (lex_next(lx)) {
 				value_free(&subject);
 				return -1;
 			}
@@ -532,8 +283,8 @@ static int case_expression(struct lexer *lx, bool run, struct value *v)
 			}
 			hit = hit || yes;
 			value_free(&w);
-		} while (at_op(lx, ","));
-		if ((at_word(lx, "then") && next(lx)) ||
+		} while (lex_at_op(lx, ","));
+		if ((lex_at_word(lx, "then") && lex_next(lx)) ||
 		    parse_body(lx, !done && hit, &body)) {
 			value_free(&subject);
 			return -1;
@@ -546,10 +297,10 @@ static int case_expression(struct lexer *lx, bool run, struct value *v)
 		}
 	}
 	value_free(&subject);
-	if (at_word(lx, "else")) {
+	if (lex_at_word(lx, "else")) {
 		struct value body = { V_NIL };
 
-		if (next(lx) || parse_body(lx, !done, &body))
+		if (lex_next(lx) || parse_body(lx, !done, &body))
 			return -1;
 		if (!done)
 			*v = body;
@@ -570,7 +321,7 @@ static int parse_case(struct lexer *lx, bool run, struct value *v)
 /* The token after a value: a lexer error frees the value. */
 static int after_value(struct lexer *lx, struct value *v)
 {
-	if (next(lx) == 0)
+	if (lex_next(lx) == 0)
 		return 0;
 	value_free(v);
 	return -1;
@@ -586,7 +337,7 @@ static int parse_primary(struct lexer *lx, bool run, struct value *v)
 		return lex_error(lx, start, "a value is missing");
 	case T_INT:
 		*v = (struct value){ V_INT, .i = lx->num };
-		return next(lx);
+		return lex_next(lx);
 	case T_STRING:
 	case T_REGEX:
 		*v = (struct value){ lx->tok == T_STRING ? V_STRING : V_REGEX,
@@ -595,34 +346,34 @@ static int parse_primary(struct lexer *lx, bool run, struct value *v)
 	case T_NAME:
 		break;
 	case T_OP:
-		if (!at_op(lx, "("))
+		if (!lex_at_op(lx, "("))
 			return lex_error(lx, start, "'%s' where a value was expected",
 					 lx->word);
-		if (next(lx) || parse_expr(lx, run, v))
+		if (lex_next(lx) || parse_expr(lx, run, v))
 			return -1;
-		if (!at_op(lx, ")")) {
+		if (!lex_at_op(lx, ")")) {
 			value_free(v);
 			return lex_error(lx, lx->start, "expected ')'");
 		}
 		return after_value(lx, v);
 	}
-	if (at_word(lx, "nil") || at_word(lx, "true") || at_word(lx, "false")) {
-		if (!at_word(lx, "nil"))
-			*v = (struct value){ V_BOOL, .b = at_word(lx, "true") };
-		return next(lx);
+	if (lex_at_word(lx, "nil") || lex_at_word(lx, "true") || lex_at_word(lx, "false")) {
+		if (!lex_at_word(lx, "nil"))
+			*v = (struct value){ V_BOOL, .b = lex_at_word(lx, "true") };
+		return lex_next(lx);
 	}
-	if (at_word(lx, "if"))
+	if (lex_at_word(lx, "if"))
 		return parse_if(lx, run, v);
-	if (at_word(lx, "case"))
+	if (lex_at_word(lx, "case"))
 		return parse_case(lx, run, v);
-	if (is_keyword(lx->word)) {
+	if (lex_is_keyword(lx->word)) {
 		char what[80];
 
 		snprintf(what, sizeof(what), "Ruby's '%s'", lx->word);
-		return not_built_in(lx, start, what);
+		return lex_not_built_in(lx, start, what);
 	}
 	if (lx->text[lx->pos] == '(')
-		return not_built_in(lx, start, "a Ruby method call");
+		return lex_not_built_in(lx, start, "a Ruby method call");
 	return parse_name(lx, run, v);
 }
 
@@ -639,10 +390,10 @@ static int parse_unary(struct lexer *lx, bool run, struct value *v)
 {
 	size_t at = lx->start;
 
-	if (at_op(lx, "!") || at_op(lx, "-")) {
-		bool negate = at_op(lx, "-");
+	if (lex_at_op(lx, "!") || lex_at_op(lx, "-")) {
+		bool negate = lex_at_op(lx, "-");
 
-		if (next(lx) || parse_unary(lx, run, v))
+		if (lex_next(lx) || parse_unary(lx, run, v))
 			return -1;
 		if (!run)
 			return 0;
@@ -730,11 +481,11 @@ static int binary_level(struct lexer *lx, bool run, struct value *v,
 		int ret = 0;
 
 		for (size_t i = 0; ops[i] && !op; i++)
-			if (at_binary(lx, ops[i]))
+			if (lex_at_binary(lx, ops[i]))
 				op = ops[i];
 		if (!op)
 			return 0;
-		if (next(lx) || operand(lx, run, &b)) {
+		if (lex_next(lx) || operand(lx, run, &b)) {
 			value_free(v);
 			return -1;
 		}
@@ -855,12 +606,12 @@ static int parse_logic(struct lexer *lx, bool run, struct value *v,
 {
 	if (operand(lx, run, v))
 		return -1;
-	while (at_binary(lx, op) || (word && at_binary(lx, word))) {
+	while (lex_at_binary(lx, op) || (word && lex_at_binary(lx, word))) {
 		bool is_and = op[0] == '&' || (word && !strcmp(word, "and"));
 		bool decided = run && (is_and ? !truthy(v) : truthy(v));
 		struct value b = { V_NIL };
 
-		if (next(lx) || operand(lx, run && !decided, &b)) {
+		if (lex_next(lx) || operand(lx, run && !decided, &b)) {
 			value_free(v);
 			return -1;
 		}
@@ -891,17 +642,17 @@ static int parse_ternary(struct lexer *lx, bool run, struct value *v)
 
 	if (parse_or(lx, run, v))
 		return -1;
-	if (!at_binary(lx, "?"))
+	if (!lex_at_binary(lx, "?"))
 		return 0;
 	yes = truthy(v);
 	value_free(v);
-	if (next(lx) || parse_ternary(lx, run && yes, &a))
+	if (lex_next(lx) || parse_ternary(lx, run && yes, &a))
 		return -1;
-	if (!at_op(lx, ":")) {
+	if (!lex_at_op(lx, ":")) {
 		value_free(&a);
 		return lex_error(lx, lx->start, "expected ':' of '? :'");
 	}
-	if (next(lx) || parse_ternary(lx, run && !yes, &b)) {
+	if (lex_next(lx) || parse_ternary(lx, run && !yes, &b)) {
 		value_free(&a);
 		return -1;
 	}
@@ -912,9 +663,9 @@ static int parse_ternary(struct lexer *lx, bool run, struct value *v)
 
 static int parse_not(struct lexer *lx, bool run, struct value *v)
 {
-	if (!at_word(lx, "not"))
+	if (!lex_at_word(lx, "not"))
 		return parse_ternary(lx, run, v);
-	if (next(lx) || parse_not(lx, run, v))
+	if (lex_next(lx) || parse_not(lx, run, v))
 		return -1;
 	if (run) {
 		bool b = !truthy(v);
@@ -949,11 +700,11 @@ int job_expr_eval(const struct job_loader *ld, const struct jnode *expr,
 	int ret;
 
 	*out = NULL;
-	ret = next(&lx);
+	ret = lex_next(&lx);
 	if (!ret)
 		ret = parse_expr(&lx, true, &v);
-	if (!ret && at_op(&lx, ";"))
-		ret = not_built_in(&lx, lx.start, "more than one statement");
+	if (!ret && lex_at_op(&lx, ";"))
+		ret = lex_not_built_in(&lx, lx.start, "more than one statement");
 	else if (!ret && lx.tok != T_END)
 		ret = lex_error(&lx, lx.start, "unexpected '%.*s' after the value",
 				(int)strcspn(lx.text + lx.start, " \t\n"),
