@@ -11,7 +11,6 @@
  * matters, in time independent of the number of commits; a changed
  * directory is listed again, and only new entries are walked.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -22,8 +21,8 @@
 
 #include <sqlite3.h>
 
+#include "result-walk.h"
 #include "kdelta/result-index.h"
-#include "kdelta/store.h"
 #include "kdelta/util.h"
 
 /*
@@ -33,8 +32,6 @@
 #define INDEX_DIR ".kdelta"
 #define INDEX_FILE INDEX_DIR "/index"
 #define INDEX_VERSION "1"
-/* Deeper than any store: lkp-tests' trees are 8 levels. */
-#define WALK_MAX_DEPTH 32
 /*
  * A stamp this close to the file system's clock may change again within
  * the same tick of its timestamps (2 s on the coarsest, FAT): not trusted.
@@ -42,239 +39,6 @@
 #define RACY_NS (3LL * 1000000000)
 /* How long to wait for another process's update of the index. */
 #define BUSY_TIMEOUT_MS 120000
-
-void name_list_add(struct name_list *list, const char *name)
-{
-	ALLOC_GROW(list->items, list->n + 1, list->alloc);
-	list->items[list->n++] = xstrdup(name);
-}
-
-void name_list_release(struct name_list *list)
-{
-	for (size_t i = 0; i < list->n; i++)
-		free(list->items[i]);
-	free(list->items);
-	memset(list, 0, sizeof(*list));
-}
-
-static int compare_strings(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_run_name(const char *name)
-{
-	if (!*name || (name[0] == '0' && name[1]))
-		return false;
-	for (const char *s = name; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/* A subdirectory, as readdir gives it. */
-struct subdir {
-	char *name;
-	long long ino;
-};
-
-struct subdirs {
-	struct subdir *items;
-	size_t n, alloc;
-};
-
-static void subdirs_release(struct subdirs *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->items[i].name);
-	free(s->items);
-	memset(s, 0, sizeof(*s));
-}
-
-static int compare_subdirs(const void *a, const void *b)
-{
-	return strcmp(((const struct subdir *)a)->name,
-		      ((const struct subdir *)b)->name);
-}
-
-static bool entry_is_dir(const char *dir, const struct dirent *de)
-{
-	struct stat st;
-	char *path;
-	bool ret;
-
-	if (de->d_type != DT_UNKNOWN)
-		return de->d_type == DT_DIR;
-	path = xasprintf("%s/%s", dir, de->d_name);
-	ret = !lstat(path, &st) && S_ISDIR(st.st_mode);
-	free(path);
-	return ret;
-}
-
-/* The subdirectories of dir, sorted, not following symbolic links. */
-static int list_subdirs(const char *dir, struct subdirs *out,
-			struct kd_err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	memset(out, 0, sizeof(*out));
-	if (!d)
-		return kd_error(err, "%s: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !entry_is_dir(dir, de))
-			continue;
-		ALLOC_GROW(out->items, out->n + 1, out->alloc);
-		out->items[out->n].name = xstrdup(de->d_name);
-		out->items[out->n++].ino = (long long)de->d_ino;
-	}
-	closedir(d);
-	if (out->n > 1)
-		qsort(out->items, out->n, sizeof(*out->items), compare_subdirs);
-	return 0;
-}
-
-static bool file_in(const char *dir, const char *sub, const char *name)
-{
-	char *path = sub ? xasprintf("%s/%s/%s", dir, sub, name)
-			 : xasprintf("%s/%s", dir, name);
-	bool ret = path_exists(path);
-
-	free(path);
-	return ret;
-}
-
-static bool holds_results(const char *dir, const struct subdirs *subdirs)
-{
-	if (file_in(dir, NULL, STORE_MATRIX_FILE) ||
-	    file_in(dir, NULL, "matrix.json"))
-		return true;
-	for (size_t i = 0; i < subdirs->n; i++) {
-		const char *name = subdirs->items[i].name;
-
-		if (is_run_name(name) &&
-		    (file_in(dir, name, STORE_STATS_FILE) ||
-		     file_in(dir, name, STORE_COMPLETE_FILE)))
-			return true;
-	}
-	return false;
-}
-
-bool dir_holds_results(const char *dir)
-{
-	struct subdirs subdirs;
-	struct kd_err err;
-	bool ret;
-
-	if (list_subdirs(dir, &subdirs, &err) < 0)
-		return false;
-	ret = holds_results(dir, &subdirs);
-	subdirs_release(&subdirs);
-	return ret;
-}
-
-static bool rel_below_root(const char *rel, bool root_too);
-
-bool dir_below_root(const char *root, const char *rel)
-{
-	struct strbuf path = STRBUF_INIT;
-	bool ok = rel_below_root(rel, false);
-
-	strbuf_addstr(&path, root);
-	for (const char *c = rel; ok && *c;) {
-		size_t len = strcspn(c, "/");
-		struct stat st;
-
-		strbuf_addch(&path, '/');
-		strbuf_add(&path, c, len);
-		ok = !lstat(path.buf, &st) && S_ISDIR(st.st_mode);
-		c += len + (c[len] == '/');
-	}
-	strbuf_release(&path);
-	return ok;
-}
-
-static char *join_rel(const char *rel, const char *name)
-{
-	return *rel ? xasprintf("%s/%s", rel, name) : xstrdup(name);
-}
-
-static char *full_path(const char *root, const char *rel)
-{
-	return *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
-}
-
-/*
- * What a walk finds, in the order it finds it: each commit directory, and
- * each directory above (stamped before it was listed).
- */
-struct walk_visitor {
-	int (*commit)(void *ctx, const char *rel, long long ino);
-	int (*above)(void *ctx, const char *rel, const struct stat *st);
-	void *ctx;
-};
-
-static int walk(const char *root, const char *rel, int depth,
-		const struct walk_visitor *v, struct kd_err *err)
-{
-	char *path = full_path(root, rel);
-	struct subdirs subdirs;
-	struct stat st;
-	int ret = 0;
-
-	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		free(path);
-		return 0;	/* gone meanwhile */
-	}
-	if (list_subdirs(path, &subdirs, err) < 0) {
-		free(path);
-		return -1;
-	}
-	if (*rel && holds_results(path, &subdirs)) {
-		ret = v->commit(v->ctx, rel, (long long)st.st_ino);
-	} else {
-		ret = v->above(v->ctx, rel, &st);
-		for (size_t i = 0; i < subdirs.n && !ret &&
-				   depth < WALK_MAX_DEPTH; i++) {
-			char *sub = join_rel(rel, subdirs.items[i].name);
-
-			ret = walk(root, sub, depth + 1, v, err);
-			free(sub);
-		}
-	}
-	subdirs_release(&subdirs);
-	free(path);
-	return ret;
-}
-
-static int collect_commit(void *ctx, const char *rel, long long ino)
-{
-	(void)ino;
-	name_list_add(ctx, rel);
-	return 0;
-}
-
-static int ignore_above(void *ctx, const char *rel, const struct stat *st)
-{
-	(void)ctx;
-	(void)rel;
-	(void)st;
-	return 0;
-}
-
-int result_walk(const char *root, struct name_list *out, struct kd_err *err)
-{
-	const struct walk_visitor v = { collect_commit, ignore_above, out };
-
-	memset(out, 0, sizeof(*out));
-	if (walk(root, "", 0, &v, err) < 0)
-		return -1;
-	if (out->n > 1)
-		qsort(out->items, out->n, sizeof(*out->items), compare_strings);
-	return 0;
-}
-
-/* The index. */
 
 struct result_index {
 	sqlite3 *db;
@@ -284,31 +48,6 @@ struct result_index {
 	struct kd_err *err;
 	bool outside;		/* it named a directory outside the root */
 };
-
-/*
- * Whether rel, read from the index file, names a directory below the
- * root: components that are not empty, "." or ".."; not absolute.  The
- * index is a file in the result tree, which whoever wrote the tree may
- * have written too: it must not lead kdelta outside the root.  "" is the
- * root itself (only a directory above the commit directories).
- */
-static bool rel_below_root(const char *rel, bool root_too)
-{
-	if (!rel)
-		return false;
-	if (!*rel)
-		return root_too;
-	for (const char *c = rel;; c++) {
-		size_t len = strcspn(c, "/");
-
-		if (!len || (len == 1 && c[0] == '.') ||
-		    (len == 2 && c[0] == '.' && c[1] == '.'))
-			return false;
-		c += len;
-		if (!*c)
-			return true;
-	}
-}
 
 static int outside_root(struct result_index *ix, const char *rel)
 {
@@ -498,7 +237,7 @@ static int sync_child(struct result_index *ix, const char *rel,
 	if (known && (!disk || disk->ino != known->ino))
 		ret = forget_tree(ix, child, true);
 	if (!ret && disk && (!known || disk->ino != known->ino))
-		ret = walk(ix->root, child, depth, &v, ix->err);
+		ret = result_walk_tree(ix->root, child, depth, &v, ix->err);
 	free(child);
 	return ret;
 }
