@@ -19,9 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "result-walk.h"
+#include "kdelta/db.h"
 #include "kdelta/result-index.h"
 #include "kdelta/util.h"
 
@@ -41,7 +40,7 @@
 #define BUSY_TIMEOUT_MS 120000
 
 struct result_index {
-	sqlite3 *db;
+	struct db db;
 	char *root;
 	char *path;
 	long long now;		/* the file system's clock, ns, while updating */
@@ -59,45 +58,6 @@ static int outside_root(struct result_index *ix, const char *rel)
 		 ix->path, shown);
 	free(shown);
 	return -1;
-}
-
-static int db_error(struct result_index *ix, const char *what)
-{
-	return kd_error(ix->err, "%s: %s: %s", ix->path, what,
-			sqlite3_errmsg(ix->db));
-}
-
-static int db_exec(struct result_index *ix, const char *sql)
-{
-	if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(ix, sql);
-	return 0;
-}
-
-/* A statement with text parameters; NULL (and ix->err set) on failure. */
-static sqlite3_stmt *db_prepare(struct result_index *ix, const char *sql,
-				const char *const *params, size_t n)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		db_error(ix, "prepare");
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		sqlite3_bind_text(st, (int)i + 1, params[i], -1, SQLITE_STATIC);
-	return st;
-}
-
-/* Runs a statement that returns no rows. */
-static int db_run(struct result_index *ix, sqlite3_stmt *st)
-{
-	int rc = st ? sqlite3_step(st) : SQLITE_ERROR;
-
-	if (st && rc != SQLITE_DONE)
-		db_error(ix, "update");
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /*
@@ -121,7 +81,7 @@ static int db_column(struct result_index *ix, sqlite3_stmt *st,
 		name_list_add(out, v);
 	}
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		db_error(ix, "query");
+		db_error(&ix->db, ix->err, "query");
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return 0;
@@ -145,20 +105,17 @@ static int put_dir(struct result_index *ix, const char *rel,
 	char *parent = !*rel ? NULL : slash ? xstrndup(rel, (size_t)(slash - rel))
 			   : xstrdup("");
 	long long m = ns(st->st_mtim), c = ns(st->st_ctim);
-	sqlite3_stmt *s = db_prepare(ix, sql, NULL, 0);
+	sqlite3_stmt *s = db_prepare(&ix->db, ix->err, sql, "sssi", rel,
+				     parent, label, (long long)st->st_ino);
 	int ret;
 
 	if (s) {
-		sqlite3_bind_text(s, 1, rel, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 2, parent, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, label, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(s, 4, (long long)st->st_ino);
 		if (!label && ix->now - (m > c ? m : c) >= RACY_NS) {
 			sqlite3_bind_int64(s, 5, m);
 			sqlite3_bind_int64(s, 6, c);
 		}
 	}
-	ret = db_run(ix, s);
+	ret = db_run(&ix->db, s, ix->err);
 	free(parent);
 	return ret;
 }
@@ -180,23 +137,20 @@ static int put_above(void *ctx, const char *rel, const struct stat *st)
 /* Forgets rel and everything below it ("" is never passed). */
 static int forget_tree(struct result_index *ix, const char *rel, bool self)
 {
-	const char *params[] = { rel };
-
 	/* Below "a": from "a/" up to "a0" ('0' follows '/'). */
-	return db_run(ix, db_prepare(ix, self
+	return db_run(&ix->db, db_prepare(&ix->db, ix->err, self
 		? "DELETE FROM dirs WHERE rel = ?1 OR (rel >= ?1 || '/' AND rel < ?1 || '0')"
 		: "DELETE FROM dirs WHERE rel >= ?1 || '/' AND rel < ?1 || '0'",
-		params, 1));
+		"s", rel), ix->err);
 }
 
 /* The children the index knows of rel, sorted, with their inodes. */
 static int known_children(struct result_index *ix, const char *rel,
 			  struct subdirs *out)
 {
-	const char *params[] = { rel };
-	sqlite3_stmt *st = db_prepare(ix,
+	sqlite3_stmt *st = db_prepare(&ix->db, ix->err,
 		"SELECT rel, ino FROM dirs WHERE parent = ?1 ORDER BY rel",
-		params, 1);
+		"s", rel);
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -218,7 +172,7 @@ static int known_children(struct result_index *ix, const char *rel,
 		out->items[out->n++].ino = sqlite3_column_int64(st, 1);
 	}
 	if (rc != SQLITE_DONE)
-		db_error(ix, "query");
+		db_error(&ix->db, ix->err, "query");
 	sqlite3_finalize(st);
 	if (out->n > 1)
 		qsort(out->items, out->n, sizeof(*out->items), compare_subdirs);
@@ -318,9 +272,9 @@ static bool stamp_differs(const char *path, sqlite3_stmt *row)
 /* The directories above the commit directories whose stamp changed. */
 static int changed_dirs(struct result_index *ix, struct name_list *out)
 {
-	sqlite3_stmt *st = db_prepare(ix,
+	sqlite3_stmt *st = db_prepare(&ix->db, ix->err,
 		"SELECT rel, ino, mtime, ctime FROM dirs WHERE label IS NULL ORDER BY rel",
-		NULL, 0);
+		"");
 	bool root_known = false;
 	int rc;
 
@@ -344,7 +298,7 @@ static int changed_dirs(struct result_index *ix, struct name_list *out)
 		free(path);
 	}
 	if (rc != SQLITE_DONE)
-		db_error(ix, "query");
+		db_error(&ix->db, ix->err, "query");
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE && !root_known)
 		name_list_add(out, "");
@@ -365,9 +319,9 @@ static long long fs_now(struct result_index *ix)
 
 static bool known(struct result_index *ix, const char *rel)
 {
-	const char *params[] = { rel };
-	sqlite3_stmt *st = db_prepare(ix, "SELECT 1 FROM dirs WHERE rel = ?1",
-				      params, 1);
+	sqlite3_stmt *st = db_prepare(&ix->db, ix->err,
+				      "SELECT 1 FROM dirs WHERE rel = ?1",
+				      "s", rel);
 	bool ret = st && sqlite3_step(st) == SQLITE_ROW;
 
 	sqlite3_finalize(st);
@@ -411,17 +365,17 @@ static int index_refresh(struct result_index *ix)
 		return 0;
 	name_list_release(&todo);
 	/* Another process may be doing the same: wait, then look again. */
-	if (db_exec(ix, "BEGIN IMMEDIATE") < 0)
+	if (db_exec(&ix->db, "BEGIN IMMEDIATE", ix->err) < 0)
 		return -1;
 	ret = changed_dirs(ix, &todo);
 	if (!ret)
 		ret = reread_changed(ix, &todo);
 	name_list_release(&todo);
 	if (ret < 0) {
-		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_exec(ix->db.handle, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
-	return db_exec(ix, "COMMIT");
+	return db_exec(&ix->db, "COMMIT", ix->err);
 }
 
 static const char schema[] =
@@ -442,12 +396,12 @@ static int index_schema(struct result_index *ix)
 	sqlite3_stmt *st;
 	bool current = false;
 
-	if (db_exec(ix, "BEGIN IMMEDIATE") < 0)
+	if (db_exec(&ix->db, "BEGIN IMMEDIATE", ix->err) < 0)
 		return -1;
-	if (db_exec(ix, schema) < 0)
+	if (db_exec(&ix->db, schema, ix->err) < 0)
 		goto fail;
-	st = db_prepare(ix, "SELECT value FROM meta WHERE key = 'version'",
-			NULL, 0);
+	st = db_prepare(&ix->db, ix->err,
+			"SELECT value FROM meta WHERE key = 'version'", "");
 	if (!st)
 		goto fail;
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -455,12 +409,12 @@ static int index_schema(struct result_index *ix)
 				  INDEX_VERSION);
 	sqlite3_finalize(st);
 	if (!current &&
-	    (db_exec(ix, "DELETE FROM dirs") < 0 ||
-	     db_exec(ix, "INSERT OR REPLACE INTO meta VALUES('version', '" INDEX_VERSION "')") < 0))
+	    (db_exec(&ix->db, "DELETE FROM dirs", ix->err) < 0 ||
+	     db_exec(&ix->db, "INSERT OR REPLACE INTO meta VALUES('version', '" INDEX_VERSION "')", ix->err) < 0))
 		goto fail;
-	return db_exec(ix, "COMMIT");
+	return db_exec(&ix->db, "COMMIT", ix->err);
 fail:
-	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(ix->db.handle, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
 }
 
@@ -468,7 +422,7 @@ void result_index_close(struct result_index *ix)
 {
 	if (!ix)
 		return;
-	sqlite3_close(ix->db);
+	db_close(&ix->db);
 	free(ix->root);
 	free(ix->path);
 	free(ix);
@@ -499,11 +453,9 @@ static int index_mkdir(struct result_index *ix)
 
 static int index_connect(struct result_index *ix)
 {
-	if (sqlite3_open_v2(ix->path, &ix->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
-	    != SQLITE_OK)
-		return db_error(ix, "cannot open the index");
-	sqlite3_busy_timeout(ix->db, BUSY_TIMEOUT_MS);
+	if (db_open(&ix->db, ix->path, BUSY_TIMEOUT_MS,
+		    "cannot open the index", ix->err) < 0)
+		return -1;
 	return index_schema(ix);
 }
 
@@ -512,8 +464,7 @@ static void index_remove(struct result_index *ix)
 {
 	char *journal = xasprintf("%s-journal", ix->path);
 
-	sqlite3_close(ix->db);
-	ix->db = NULL;
+	db_close(&ix->db);
 	unlink(ix->path);
 	unlink(journal);
 	free(journal);
@@ -521,7 +472,7 @@ static void index_remove(struct result_index *ix)
 
 static bool damaged(struct result_index *ix)
 {
-	int code = ix->db ? sqlite3_errcode(ix->db) : SQLITE_OK;
+	int code = ix->db.handle ? sqlite3_errcode(ix->db.handle) : SQLITE_OK;
 
 	return ix->outside || code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
 }
@@ -565,12 +516,10 @@ int result_index_open(const char *root, struct result_index **out,
 int result_index_find(struct result_index *ix, const char *name,
 		      struct name_list *out, struct kd_err *err)
 {
-	const char *params[] = { name };
-
 	ix->err = err;
-	return db_column(ix, db_prepare(ix,
+	return db_column(ix, db_prepare(&ix->db, ix->err,
 		"SELECT rel FROM dirs WHERE label = ?1 ORDER BY rel",
-		params, 1), out, true);
+		"s", name), out, true);
 }
 
 int result_index_prefixed(struct result_index *ix, const char *prefix,
@@ -578,7 +527,6 @@ int result_index_prefixed(struct result_index *ix, const char *prefix,
 {
 	char *high = xstrdup(prefix);
 	size_t len = strlen(high);
-	const char *params[] = { prefix, high };
 	int ret;
 
 	/* Names from prefix up to (not with) prefix's last byte plus one. */
@@ -587,18 +535,18 @@ int result_index_prefixed(struct result_index *ix, const char *prefix,
 	if (len)
 		high[len - 1]++;
 	ix->err = err;
-	ret = db_column(ix, db_prepare(ix, len
+	ret = db_column(ix, db_prepare(&ix->db, ix->err, len
 		? "SELECT DISTINCT label FROM dirs WHERE label >= ?1 AND label < ?2 ORDER BY label"
 		: "SELECT DISTINCT label FROM dirs WHERE label >= ?1 ORDER BY label",
-		params, len ? 2 : 1), out, false);
+		len ? "ss" : "s", prefix, high), out, false);
 	free(high);
 	return ret;
 }
 
 bool result_index_empty(struct result_index *ix)
 {
-	sqlite3_stmt *st = db_prepare(ix,
-		"SELECT 1 FROM dirs WHERE label IS NOT NULL LIMIT 1", NULL, 0);
+	sqlite3_stmt *st = db_prepare(&ix->db, ix->err,
+		"SELECT 1 FROM dirs WHERE label IS NOT NULL LIMIT 1", "");
 	bool empty = !st || sqlite3_step(st) != SQLITE_ROW;
 
 	sqlite3_finalize(st);
@@ -609,9 +557,9 @@ int result_index_all(struct result_index *ix, struct name_list *out,
 		     struct kd_err *err)
 {
 	ix->err = err;
-	return db_column(ix, db_prepare(ix,
+	return db_column(ix, db_prepare(&ix->db, ix->err,
 		"SELECT rel FROM dirs WHERE label IS NOT NULL ORDER BY rel",
-		NULL, 0), out, true);
+		""), out, true);
 }
 
 int result_index_rebuild(const char *root, size_t *ncommits,
@@ -638,19 +586,19 @@ int result_index_rebuild(const char *root, size_t *ncommits,
 	}
 	/* Forgetting every directory makes the root one to read again. */
 	if (!ret)
-		ret = db_exec(ix, "BEGIN IMMEDIATE");
+		ret = db_exec(&ix->db, "BEGIN IMMEDIATE", ix->err);
 	if (!ret) {
 		struct name_list todo = { 0 };
 
 		name_list_add(&todo, "");
-		ret = db_exec(ix, "DELETE FROM dirs");
+		ret = db_exec(&ix->db, "DELETE FROM dirs", ix->err);
 		if (!ret)
 			ret = reread_changed(ix, &todo);
 		name_list_release(&todo);
 		if (ret < 0)
-			sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+			sqlite3_exec(ix->db.handle, "ROLLBACK", NULL, NULL, NULL);
 		else
-			ret = db_exec(ix, "COMMIT");
+			ret = db_exec(&ix->db, "COMMIT", ix->err);
 	}
 	if (!ret)
 		ret = result_index_all(ix, &all, err);

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SQLite files kdelta keeps (kdelta/db.h).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kdelta/db.h"
+#include "kdelta/util.h"
+
+int db_open(struct db *db, const char *path, int busy_ms, const char *what,
+	    struct kd_err *err)
+{
+	db->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &db->handle,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
+	    != SQLITE_OK) {
+		db_error(db, err, what);
+		db_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db->handle, busy_ms);
+	return 0;
+}
+
+void db_close(struct db *db)
+{
+	sqlite3_close(db->handle);
+	free(db->path);
+	memset(db, 0, sizeof(*db));
+}
+
+int db_error(const struct db *db, struct kd_err *err, const char *what)
+{
+	return kd_error(err, "%s: %s: %s", db->path, what,
+			db->handle ? sqlite3_errmsg(db->handle)
+				   : "out of memory");
+}
+
+int db_exec(const struct db *db, const char *sql, struct kd_err *err)
+{
+	if (sqlite3_exec(db->handle, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(db, err, sql);
+	return 0;
+}
+
+sqlite3_stmt *db_prepare(const struct db *db, struct kd_err *err,
+			 const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+
+	if (sqlite3_prepare_v2(db->handle, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_error(db, err, "prepare");
+		return NULL;
+	}
+	va_start(ap, types);
+	for (int i = 0; types[i]; i++) {
+		if (types[i] == 's') {
+			const char *v = va_arg(ap, const char *);
+
+			if (v)
+				sqlite3_bind_text(st, i + 1, v, -1,
+						  SQLITE_TRANSIENT);
+		} else if (types[i] == 'i') {
+			sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
+		} else {
+			double v = va_arg(ap, double);
+
+			if (!isnan(v))
+				sqlite3_bind_double(st, i + 1, v);
+		}
+	}
+	va_end(ap);
+	return st;
+}
+
+int db_run(const struct db *db, sqlite3_stmt *st, struct kd_err *err)
+{
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		db_error(db, err, "update");
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+char *db_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *v = sqlite3_column_text(st, i);
+
+	return v ? xstrdup((const char *)v) : NULL;
+}
