@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # kdelta's "--format lkp" and "--test lkp" against lkp-tests' own compare,
 # run on the same matrices.  Needs ruby, ruby-activesupport and
-# ruby-tty-command (Debian) and an lkp-tests work tree:
+# ruby-tty-command (Debian) and an lkp-tests work tree, by default the one
+# scripts/fetch-lkp-tests.sh fetches:
 #
-#   git clone https://github.com/intel/lkp-tests /tmp/lkp   (or any copy)
+#   scripts/fetch-lkp-tests.sh
 #   scripts/lkp-oracle.sh [BUILD_DIR [LKP_SRC [COUNT [SEED]]]]
 #
 # Three sets of inputs: the tables of real robot mails of
@@ -21,7 +22,7 @@ set -euo pipefail
 shopt -s nullglob
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
-lkp=${2:-/tmp/lkp}
+lkp=${2:-$here/../lkp-tests}
 count=${3:-40}
 seed=${4:-1}
 tmp=$(mktemp -d)

@@ -23,6 +23,9 @@ failures=0
 # Each test its own run lock (kdelta(1), KDELTA_RUN_LOCK): the tests of a
 # suite run side by side, and so do those of several checkouts.
 export KDELTA_RUN_LOCK="$T/run.lock"
+# lkp-tests' tree, which job files are checked against when set
+# (kdelta-job(5)): only where a test sets it (meson's environment too).
+unset LKP_SRC
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -40,6 +40,12 @@ struct param_spec {
 	 */
 	const char *choices_are;
 	/*
+	 * PARAM_CHOICE: a value not among the choices is one kdelta does not
+	 * build in (a file system, an md level), and its error says so:
+	 * "'f2fs' is not built into kdelta, which has xfs, ext4, ...".
+	 */
+	bool choice_not_built_in;
+	/*
 	 * Inclusive bounds of a PARAM_INT, PARAM_SIZE or PARAM_DURATION, as
 	 * written in YAML ("1", "64M", "1ms"); NULL: unbounded.
 	 */

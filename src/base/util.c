@@ -575,7 +575,7 @@ void nearest_offer(struct nearest *n, const char *candidate)
 	size_t limit = len >= NEAREST_LONG_WORD ? 3 : 2;
 	size_t d = edit_distance(n->word, candidate);
 
-	if (d <= limit && d < len && (!n->best || d < n->distance)) {
+	if (d <= limit && 2 * d <= len && (!n->best || d < n->distance)) {
 		n->best = candidate;
 		n->distance = d;
 	}

@@ -326,26 +326,63 @@ static int renamed_key(const struct job_loader *ld, const struct jnode *root,
 	return ret;
 }
 
-static int unknown_top_key(const struct job_loader *ld,
-			   const struct jnode *root, size_t i)
+/*
+ * What an unknown top-level key is most likely meant as: a workload's
+ * choice ("aim7: {test: disk_rr}"), or the closest known name; NULL when
+ * nothing is close.  The caller frees it.
+ */
+static char *top_key_candidate(const struct job_schema *schema, const char *key)
 {
-	const struct job_schema *schema = ld->schema;
-	const struct param_renamed *r = renamed(schema, root->keys[i]);
-	struct nearest n = NEAREST_INIT(root->keys[i]);
-	char *choice;
-	int ret;
+	char *choice = choice_of_workload(schema, key);
+	struct nearest n = NEAREST_INIT(key);
 
-	if (r)
-		return renamed_key(ld, root, i, r);
-	choice = choice_of_workload(schema, root->keys[i]);
+	if (choice)
+		return choice;
 	nearest_param(&n, schema->common->params);
 	nearest_offer(&n, "monitors");
 	for (size_t w = 0; schema->workloads && schema->workloads[w]; w++)
 		nearest_offer(&n, schema->workloads[w]->name);
 	for (size_t m = 0; schema->monitors && schema->monitors[m]; m++)
 		nearest_offer(&n, schema->monitors[m]->name);
-	ret = unknown_key(ld, root, i, "", choice ? choice : n.best);
-	free(choice);
+	return n.best ? xstrdup(n.best) : NULL;
+}
+
+bool job_key_unknown_section(const struct job_loader *ld,
+			     const struct jnode *root, size_t i)
+{
+	const struct jnode *value = root->values[i];
+	char *candidate;
+
+	if (value->kind == JNODE_LIST) {	/* of sections: lkp-tests' "pts:" */
+		for (size_t j = 0; j < value->n; j++)
+			if (value->values[j]->kind != JNODE_MAP &&
+			    !jnode_is_null(value->values[j]))
+				return false;
+	} else if (value->kind != JNODE_MAP && !jnode_is_null(value)) {
+		return false;
+	}
+	if (renamed(ld->schema, root->keys[i]))
+		return false;
+	candidate = top_key_candidate(ld->schema, root->keys[i]);
+	free(candidate);
+	return !candidate;
+}
+
+static int unknown_top_key(const struct job_loader *ld,
+			   const struct jnode *root, size_t i)
+{
+	const struct param_renamed *r = renamed(ld->schema, root->keys[i]);
+	char *best;
+	int ret;
+
+	if (r)
+		return renamed_key(ld, root, i, r);
+	if (job_key_unknown_section(ld, root, i))
+		return kd_error(ld->err, "%s:%d:%d: " JOB_UNKNOWN_SECTION,
+				MARK_AT(ld, &root->key_marks[i]), root->keys[i]);
+	best = top_key_candidate(ld->schema, root->keys[i]);
+	ret = unknown_key(ld, root, i, "", best);
+	free(best);
 	return ret;
 }
 

@@ -16,8 +16,11 @@
  *     as YAML's reader in lkp-tests does with the duplicate keys this
  *     makes;
  *   - the file is found beside the file that includes it (or by its
- *     absolute path); a file that includes itself, through others too, is
- *     refused, and so is a chain deeper than JOB_MAX_INCLUDE_DEPTH;
+ *     absolute path), else where lkp-tests looks for it in its tree: its
+ *     top directory, then anywhere below the nearest "jobs" directory
+ *     ("<<: cgroup2.yaml" in jobs/hackbench/ is jobs/cgroup2.yaml); a
+ *     file that includes itself, through others too, is refused, and so
+ *     is a chain deeper than JOB_MAX_INCLUDE_DEPTH;
  *   - inside a mapping that is not a document's, the included file must
  *     have one document.
  */
@@ -32,13 +35,6 @@ struct include_chain {
 	char *real[JOB_MAX_INCLUDE_DEPTH + 1];
 	size_t depth;
 };
-
-const char *job_file_of(const struct job_loader *ld, int file)
-{
-	if (file > 0 && (size_t)file < ld->nfiles)
-		return ld->files[file];
-	return ld->name;
-}
 
 /* Sets key in map: in its first place when it is there, else at the end. */
 static void put(struct jnode *map, const char *key,
@@ -152,8 +148,9 @@ static int resolve_documents(struct job_loader *ld, struct include_chain *chain,
 			     struct jnode **in, size_t nin,
 			     struct jnode ***out, size_t *nout);
 
-/* The path of an included file: beside the file that includes it. */
-static char *include_path(const struct job_loader *ld, const struct include *inc)
+/* Beside the file that includes it. */
+static char *include_beside(const struct job_loader *ld,
+			    const struct include *inc)
 {
 	const char *from = job_file_of(ld, inc->mark->file);
 	const char *slash = strrchr(from, '/');
@@ -161,6 +158,43 @@ static char *include_path(const struct job_loader *ld, const struct include *inc
 	if (inc->file[0] == '/' || !slash)
 		return xstrdup(inc->file);
 	return xasprintf("%.*s/%s", (int)(slash - from), from, inc->file);
+}
+
+static bool is_file(const char *path)
+{
+	return path_exists(path) && !is_directory(path);
+}
+
+/*
+ * The path of an included file, as lkp-tests finds it: beside the file
+ * that includes it, else (but for "./x" and "../x") in lkp-tests' tree
+ * (lkp_include_search()).  NULL with the message when it is nowhere.
+ */
+static char *include_path(const struct job_loader *ld,
+			  const struct include *inc)
+{
+	char *beside = include_beside(ld, inc), *found, *jobs;
+
+	if (is_file(beside) || inc->file[0] == '/' ||
+	    !strncmp(inc->file, "./", 2) || !strncmp(inc->file, "../", 3)) {
+		if (is_file(beside))
+			return beside;
+		kd_error(ld->err, "%s:%d:%d: '<<: %s': %s is not a job file beside the file that includes it",
+			 MARK_AT(ld, inc->mark), inc->file, beside);
+		free(beside);
+		return NULL;
+	}
+	found = lkp_include_search(job_file_of(ld, inc->mark->file), inc->file,
+				   &jobs);
+	if (!found && jobs)
+		kd_error(ld->err, "%s:%d:%d: '<<: %s': no job file %s beside the file that includes it, nor below %s",
+			 MARK_AT(ld, inc->mark), inc->file, beside, jobs);
+	else if (!found)
+		kd_error(ld->err, "%s:%d:%d: '<<: %s': %s is not a job file beside the file that includes it",
+			 MARK_AT(ld, inc->mark), inc->file, beside);
+	free(jobs);
+	free(beside);
+	return found;
 }
 
 static int cycle_check(const struct job_loader *ld,
@@ -184,13 +218,16 @@ static int load_include(struct job_loader *ld, struct include_chain *chain,
 			const struct include *inc, struct jnode ***docs,
 			size_t *ndocs)
 {
-	char *path = include_path(ld, inc), *real = realpath(path, NULL);
+	char *path = include_path(ld, inc), *real;
 	struct strbuf text = STRBUF_INIT;
 	struct jnode **parsed = NULL;
 	size_t nparsed = 0;
 	struct kd_err e;
 	int file, ret;
 
+	if (!path)
+		return -1;
+	real = realpath(path, NULL);
 	if (!real || is_directory(real)) {
 		ret = kd_error(ld->err, "%s:%d:%d: '<<: %s': %s is not a job file beside the file that includes it",
 			       MARK_AT(ld, inc->mark), inc->file, path);

@@ -37,6 +37,8 @@ struct job_loader {
 	char **files;
 	size_t nfiles;
 	size_t included_bytes;	/* read by includes, repeats counted */
+	/* lkp-tests' tree the file lies in, or $LKP_SRC's; NULL: none. */
+	char *lkp_tree;
 };
 
 /* The name of jnode.file n, for messages. */
@@ -73,6 +75,44 @@ int job_read_documents(struct job_loader *ld, const char *text, size_t len,
 int job_expr_eval(const struct job_loader *ld, const struct jnode *expr,
 		  const struct jnode *root, struct jnode **out);
 
+/*
+ * lkp-tests' tree (src/job/job-lkp.c).  lkp_tree_find(): the tree a job
+ * file lies in (a directory named "jobs" whose parent has "programs/"),
+ * else the one $LKP_SRC names (an absolute path), else NULL.
+ */
+char *lkp_tree_find(const char *job_file);
+/* The nearest directory named "jobs" above file (a real path), or NULL. */
+char *lkp_jobs_dir(const char *file);
+/*
+ * Where lkp-tests finds "<<: file" that is not beside the file that
+ * includes it (from): in its tree's top directory ("jobs/cgroup2.yaml"),
+ * else anywhere below the nearest "jobs" directory above from, the first
+ * found depth first in name order.  NULL when not found; *jobs_dir is
+ * that directory (NULL: none), for the message.
+ */
+char *lkp_include_search(const char *from, const char *file, char **jobs_dir);
+
+/* What a name is in lkp-tests, in the order of what matters most. */
+enum lkp_kind {
+	LKP_NOT_A_PROGRAM,
+	LKP_SECTION,	/* no program: job_key_unknown_section() */
+	LKP_MONITOR,
+	LKP_SETUP,
+	LKP_DAEMON,
+	LKP_BENCHMARK,
+	LKP_CLUSTER,	/* no program: a job on several machines */
+};
+/* What programs/<name>/ of lkp-tests' tree at root holds. */
+enum lkp_kind lkp_program_kind(const char *root, const char *name);
+/*
+ * -1 with one "... is not built into kdelta" message when a document asks
+ * for what kdelta does not build in, by the tree's word: a cluster job, a
+ * benchmark, a daemon, a setup script, a monitor, or a section that is
+ * none of these (the first found of the first of these kinds); else 0, and
+ * job_validate() says what is wrong.
+ */
+int job_lkp_not_built_in(const struct job_loader *ld, const struct jnode *doc);
+
 /* The largest sum of the files one job file includes, repeats counted. */
 #define JOB_MAX_INCLUDED_BYTES ((size_t)4 << 20)
 /* The deepest chain of includes. */
@@ -99,6 +139,16 @@ int job_lift_monitors(const struct job_loader *ld, struct jnode *root);
  * the workload's section.
  */
 int job_lift_options(const struct job_loader *ld, struct jnode *root);
+/*
+ * Whether the top-level key i of root, which kdelta does not know, is a
+ * section of what kdelta does not build in: a mapping or empty, with no
+ * known name close to it (a misspelt "aim8" is not).
+ */
+bool job_key_unknown_section(const struct job_loader *ld,
+			     const struct jnode *root, size_t i);
+/* Its message: after "file:line:col: ", with the key. */
+#define JOB_UNKNOWN_SECTION \
+	"section '%s' is not built into kdelta: no workload or monitor of kdelta has that name; an `exec` job can run a benchmark, see kdelta-job(5)"
 /* Checks a document (merged over the base) against the schema. */
 int job_validate(const struct job_loader *ld, const struct jnode *root);
 /*

@@ -284,3 +284,11 @@ bool jnode_is_null(const struct jnode *node)
 	       (!*node->scalar || !strcmp(node->scalar, "~") ||
 		!strcmp(node->scalar, "null"));
 }
+
+/* Every module of the loader names files by it: here, below them all. */
+const char *job_file_of(const struct job_loader *ld, int file)
+{
+	if (file > 0 && (size_t)file < ld->nfiles)
+		return ld->files[file];
+	return ld->name;
+}

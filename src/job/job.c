@@ -628,6 +628,7 @@ static int prepare(const struct job_loader *ld, struct jnode **docs,
 		bytes += doc_bytes;
 		if (job_lift_monitors(ld, merged[i]) ||
 		    job_lift_options(ld, merged[i]) ||
+		    job_lkp_not_built_in(ld, merged[i]) ||
 		    job_validate(ld, merged[i]))
 			return -1;
 	}
@@ -650,6 +651,7 @@ static void free_files(struct job_loader *ld)
 	for (size_t i = 0; i < ld->nfiles; i++)
 		free(ld->files[i]);
 	free(ld->files);
+	free(ld->lkp_tree);
 }
 
 static void free_trees(struct jnode **trees, size_t n)
@@ -671,6 +673,7 @@ int job_load_string(const char *text, size_t len, const char *name,
 	*out = (struct job_set){ 0 };
 	ld.files = xcalloc(1, sizeof(*ld.files));
 	ld.files[ld.nfiles++] = xstrdup(name);
+	ld.lkp_tree = lkp_tree_find(name);
 	ret = job_read_documents(&ld, text, len, &docs, &ndocs);
 	if (ret || check_documents(&ld, docs, ndocs)) {
 		free_trees(docs, ndocs);

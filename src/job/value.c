@@ -136,7 +136,10 @@ static int check_choice(const struct param_spec *spec, const char *value,
 			return 0;
 	for (size_t i = 0; spec->choices && spec->choices[i]; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", spec->choices[i]);
-	if (spec->choices_are)
+	if (spec->choice_not_built_in)
+		kd_error(err, "'%s' is not built into kdelta, which has %s",
+			 value, sb.buf);
+	else if (spec->choices_are)
 		kd_error(err, "'%s' is not one of the %s: %s", value,
 			 spec->choices_are, sb.buf);
 	else

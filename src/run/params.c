@@ -21,11 +21,25 @@ static const char *const governor_choices[] = {
 	"userspace", NULL,
 };
 
+/* lkp-tests' other disks: 1HDD, 4SSD, 1PMEM, ... (a count, a kind's letters). */
+static bool lkp_disk(const char *value)
+{
+	size_t digits = strspn(value, "0123456789");
+
+	return digits && strspn(value + digits, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") >= 2 &&
+	       !strstr(value, "BRD") &&
+	       !value[digits + strspn(value + digits,
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")];
+}
+
 static int check_disk(const char *value, struct kd_err *err)
 {
 	uint64_t size;
 	unsigned count;
 
+	if (lkp_disk(value))
+		return kd_error(err, "'%s' is not built into kdelta, which makes RAM disks: <N>BRD_<size>, like 1BRD_48G",
+				value);
 	return disk_brd_parse(value, &count, &size, err);
 }
 
@@ -51,10 +65,10 @@ static const struct param_spec common_params[] = {
 	  .lkp_option = true,
 	  .help = "the disk to make the file system on: <N>BRD_<size>, N RAM disks of that size (loop devices over sparse files on a private tmpfs), like 1BRD_48G; needs fs, and md when N is more than 1" },
 	{ .name = "md", .type = PARAM_CHOICE, .choices = disk_md_levels,
-	  .lkp_option = true,
+	  .lkp_option = true, .choice_not_built_in = true,
 	  .help = "LKP: md RAID over the disk's RAM disks (mdadm), like RAID0 over 4BRD_12G; such jobs load and are named as LKP names them, but md RAID is not built into kdelta's runner: their runs fail, saying so" },
 	{ .name = "fs", .type = PARAM_CHOICE, .choices = disk_fs_names,
-	  .lkp_option = true,
+	  .lkp_option = true, .choice_not_built_in = true,
 	  .help = "the file system to make on the disk; xfs, ext4 and btrfs need a disk, tmpfs takes its size from one if given" },
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
 	  .help = "mount options for the file system, as for mount -o, but the file system's only: not mount(8)'s own (bind, loop, x-*, ...); needs fs" },
@@ -86,6 +100,9 @@ static const struct param_spec common_params[] = {
 	{ .name = "compiler", .type = PARAM_STRING, .unnamed = true,
 	  .not_applied = NOT_BUILT,
 	  .help = "LKP: the compiler that built the kernel, like gcc-12" },
+	{ .name = "branch", .type = PARAM_STRING, .unnamed = true,
+	  .not_applied = NOT_BUILT,
+	  .help = "LKP: the kernel branch the commit is on, like linus/master" },
 	{ .name = "kernel_cmdline", .type = PARAM_STRING, .unnamed = true,
 	  .not_applied = "the kernel command line is set at boot",
 	  .help = "LKP: extra kernel command line parameters" },

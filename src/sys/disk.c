@@ -443,9 +443,9 @@ static int check_md(const struct fs_config *c, struct kd_err *err)
 	if (!c->md)
 		return 0;
 	if (access("/proc/mdstat", F_OK))
-		return kd_error(err, "md: %s over %s needs the kernel's md driver (CONFIG_MD), and this kernel has none (no /proc/mdstat); besides, md RAID is not built into kdelta's runner",
+		return kd_error(err, "md: %s over %s is not built into kdelta's runner, which makes a file system on one RAM disk (1BRD_<size>); nor has this kernel md (CONFIG_MD: no /proc/mdstat)",
 				c->md, c->disk);
-	return kd_error(err, "md: %s over %s: md RAID is not built into kdelta's runner",
+	return kd_error(err, "md: %s over %s is not built into kdelta's runner, which makes a file system on one RAM disk (1BRD_<size>)",
 			c->md, c->disk);
 }
 

@@ -77,6 +77,68 @@ expect_error 2 "kdelta split: inc/b.yaml:2:1: '<<: a.yaml' includes $T/inc/a.yam
 printf '<<: none.yaml\n' >inc/none-top.yaml
 expect_error 2 "kdelta split: inc/none-top.yaml:1:1: '<<: none.yaml': inc/none.yaml is not a job file beside the file that includes it" \
 	split inc/none-top.yaml
+# lkp-tests' tree, written here in its layout (programs/<name>/ with a
+# run, setup, daemon or monitor script; jobs/ beside it): an include that
+# is not beside the file is found at the tree's top or below jobs/, and
+# what a job names that kdelta does not build in is said by its kind.
+mkdir -p tree/programs/bench tree/programs/prep tree/programs/srv \
+	tree/programs/watch tree/jobs/sub/deeper tree/jobs/other
+touch tree/programs/bench/run
+for p in prep/setup srv/daemon watch/monitor; do
+	printf '#!/bin/sh\n' >"tree/programs/$p" && chmod +x "tree/programs/$p"
+done
+printf 'fs: tmpfs\n' >tree/jobs/common.yaml
+printf 'runs: 2\n' >tree/jobs/other/deep.yaml
+printf '<<: common.yaml\n<<: deep.yaml\n<<: jobs/common.yaml\naim9: {test: creat-clo}\n' >tree/jobs/sub/deeper/inc.yaml
+split tree/jobs/sub/deeper/inc.yaml >tree-inc.out 2>&1 &&
+	grep -qx '    fs: tmpfs' tree-inc.out && grep -qx '    runs: 2' tree-inc.out ||
+	fail "includes from lkp-tests' tree: $(cat tree-inc.out)"
+printf '<<: ./common.yaml\naim9: {test: creat-clo}\n' >tree/jobs/sub/dot.yaml
+expect_error 2 "kdelta split: tree/jobs/sub/dot.yaml:1:1: '<<: ./common.yaml': tree/jobs/sub/./common.yaml is not a job file beside the file that includes it" \
+	split tree/jobs/sub/dot.yaml
+printf '<<: missing.yaml\naim9: {test: creat-clo}\n' >tree/jobs/sub/nowhere.yaml
+expect_error 2 "kdelta split: tree/jobs/sub/nowhere.yaml:1:1: '<<: missing.yaml': no job file tree/jobs/sub/missing.yaml beside the file that includes it, nor below $(realpath tree/jobs)" \
+	split tree/jobs/sub/nowhere.yaml
+# The worst of what a file asks for: a cluster, then a benchmark, a
+# daemon, a setup script, a monitor, a section of nothing lkp-tests has.
+printf 'runtime: 300s\nwatch:\nprep: {x: 1}\nsrv:\nbench: {test: a}\n' >tree/jobs/kinds.yaml
+expect_error 2 "kdelta split: tree/jobs/kinds.yaml:5:1: benchmark 'bench' is not built into kdelta; an \`exec\` job can run it, see kdelta-job(5)" \
+	split tree/jobs/kinds.yaml
+printf 'watch:\nprep: {x: 1}\nsrv:\naim9: {test: creat-clo}\n' >tree/jobs/daemon.yaml
+expect_error 2 "kdelta split: tree/jobs/daemon.yaml:3:1: daemon 'srv' is not built into kdelta; an \`exec\` job's command can start it beside its benchmark, see kdelta-job(5)" \
+	split tree/jobs/daemon.yaml
+printf 'watch:\nprep: {x: 1}\naim9: {test: creat-clo}\n' >tree/jobs/setup.yaml
+expect_error 2 "kdelta split: tree/jobs/setup.yaml:2:1: setup 'prep' is not built into kdelta; kdelta run --setup runs a command before each run, see kdelta(1)" \
+	split tree/jobs/setup.yaml
+printf 'cpufreq_governor: performance\nwatch: {interval: 1}\naim9: {test: creat-clo}\n' >tree/jobs/monitor.yaml
+expect_error 2 "kdelta split: tree/jobs/monitor.yaml:2:1: monitor 'watch' is not built into kdelta; see kdelta-job(5) for those it has" \
+	split tree/jobs/monitor.yaml
+printf 'cluster: cs-localhost\nif role server:\n  srv:\nif role client:\n  bench:\n' >tree/jobs/cluster.yaml
+expect_error 2 "kdelta split: tree/jobs/cluster.yaml:1:1: a cluster job ('cluster: cs-localhost') is not built into kdelta: it runs a job on one machine" \
+	split tree/jobs/cluster.yaml
+printf 'nothing-here:\n  a: 1\nwatch:\n' >tree/jobs/section.yaml
+expect_error 2 "kdelta split: tree/jobs/section.yaml:3:1: monitor 'watch' is not built into kdelta; see kdelta-job(5) for those it has" \
+	split tree/jobs/section.yaml
+printf 'nothing-here:\n  a: 1\n' >tree/jobs/section.yaml
+expect_error 2 "kdelta split: tree/jobs/section.yaml:1:1: section 'nothing-here' is not built into kdelta: no workload or monitor of kdelta has that name; an \`exec\` job can run a benchmark, see kdelta-job(5)" \
+	split tree/jobs/section.yaml
+# A file outside the tree: LKP_SRC names it, as for lkp-tests.
+cp tree/jobs/kinds.yaml outside.yaml
+expect_error 2 "kdelta split: outside.yaml:5:1: benchmark 'bench' is not built into kdelta; an \`exec\` job can run it, see kdelta-job(5)" \
+	env LKP_SRC="$T/tree" "$KDELTA" split --print outside.yaml
+expect_error 2 "kdelta split: outside.yaml:2:1: section 'watch' is not built into kdelta: no workload or monitor of kdelta has that name; an \`exec\` job can run a benchmark, see kdelta-job(5)" \
+	split outside.yaml
+# lkp-tests' disks, file systems and md levels that kdelta does not make.
+printf 'disk: 1SSD\nfs: xfs\naim9: {test: creat-clo}\n' >ssd.yaml
+expect_error 2 "kdelta split: ssd.yaml:1:7: disk: '1SSD' is not built into kdelta, which makes RAM disks: <N>BRD_<size>, like 1BRD_48G" \
+	split ssd.yaml
+printf 'disk: 1BRD_1G\nfs: f2fs\naim9: {test: creat-clo}\n' >f2fs.yaml
+expect_error 2 "kdelta split: f2fs.yaml:2:5: fs: 'f2fs' is not built into kdelta, which has xfs, ext4, btrfs, tmpfs" \
+	split f2fs.yaml
+printf 'disk: 4BRD_1G\nmd: BRAID0\nfs: xfs\naim9: {test: creat-clo}\n' >braid.yaml
+expect_error 2 "kdelta split: braid.yaml:2:5: md: 'BRAID0' is not built into kdelta, which has RAID0, RAID1, RAID5, RAID6, RAID10" \
+	split braid.yaml
+
 # Several RAM disks make one device with md, which the runner does not build.
 printf 'fs: xfs\ndisk: 4BRD_1G\naim9: {test: creat-clo}\n' >nomd.yaml
 expect_error 2 "kdelta split: nomd.yaml:2:7: disk: 4BRD_1G is 4 RAM disks and a run has one file system: add md: RAID0 (or another level) to make one device of them, or use 1BRD_<size>" \

@@ -57,36 +57,33 @@ static void test_aim7_fixture(void)
 	struct kd_err err = { "" };
 	char *got;
 
-	strbuf_addf(&path, "%s/job/aim7-fs-1brd.yaml", getenv("TESTDATA"));
+	strbuf_addf(&path, "%s/job/aim7-documents.yaml", getenv("TESTDATA"));
 	CHECK(job_load_file(path.buf, &test_schema, &set, &err) == 0);
 	CHECK_STR(err.msg, "");
-	CHECK(set.n == 12 + 3 + 3 + 3);
+	CHECK(set.n == 2 * 3 + 2 + 2 * 2);
 	got = names(&set);
+	/* lkp-tests' names: the values sorted by their keys. */
 	CHECK_STR(got,
-		  "1BRD_48G-btrfs-3000-disk_cp\n1BRD_48G-btrfs-3000-disk_rr\n"
-		  "1BRD_48G-btrfs-3000-disk_rw\n1BRD_48G-btrfs-3000-disk_src\n"
-		  "1BRD_48G-ext4-3000-disk_cp\n1BRD_48G-ext4-3000-disk_rr\n"
-		  "1BRD_48G-ext4-3000-disk_rw\n1BRD_48G-ext4-3000-disk_src\n"
-		  "1BRD_48G-xfs-3000-disk_cp\n1BRD_48G-xfs-3000-disk_rr\n"
-		  "1BRD_48G-xfs-3000-disk_rw\n1BRD_48G-xfs-3000-disk_src\n"
-		  "1BRD_48G-btrfs-600-sync_disk_rw\n1BRD_48G-ext4-600-sync_disk_rw\n"
-		  "1BRD_48G-xfs-600-sync_disk_rw\n"
-		  "1BRD_48G-btrfs-1500-creat-clo\n1BRD_48G-ext4-1500-creat-clo\n"
-		  "1BRD_48G-xfs-1500-creat-clo\n"
-		  "1BRD_48G-btrfs-9000-disk_rd\n1BRD_48G-ext4-9000-disk_rd\n"
-		  "1BRD_48G-xfs-9000-disk_rd\n");
+		  "1BRD_8G-ext4-300-disk_rd\n1BRD_8G-ext4-300-disk_wrt\n"
+		  "1BRD_8G-ext4-300-creat-clo\n1BRD_8G-xfs-300-disk_rd\n"
+		  "1BRD_8G-xfs-300-disk_wrt\n1BRD_8G-xfs-300-creat-clo\n"
+		  "1BRD_8G-ext4-20-sync_disk_cp\n1BRD_8G-xfs-20-sync_disk_cp\n"
+		  "1BRD_8G-ext4-8-disk_src\n1BRD_8G-ext4-16-disk_src\n"
+		  "1BRD_8G-xfs-8-disk_src\n1BRD_8G-xfs-16-disk_src\n");
 	free(got);
-	CHECK(set.jobs[11].document == 0 && set.jobs[12].document == 1 &&
-	      set.jobs[20].document == 3);
-	CHECK_STR(set.jobs[20].source, path.buf);
+	CHECK(set.jobs[5].document == 0 && set.jobs[6].document == 1 &&
+	      set.jobs[11].document == 2);
+	CHECK_STR(set.jobs[11].source, path.buf);
 	CHECK_STR(job_workload(&set.jobs[0]), "aim7");
-	CHECK(jnode_int(jnode_get(set.jobs[20].root, "aim7"), "load") == 9000);
+	CHECK(jnode_int(jnode_get(set.jobs[11].root, "aim7"), "load") == 16);
+	/* A later document replaces the section whole: no load of 300. */
+	CHECK(jnode_int(jnode_get(set.jobs[7].root, "aim7"), "load") == 20);
 	/* Its top-level perf-profile joins the default monitors. */
-	CHECK(jnode_int(jnode_get(jnode_get(set.jobs[20].root, "monitors"),
-				  "perf-profile"), "delay") == 15);
-	CHECK(jnode_get(jnode_get(set.jobs[20].root, "monitors"), "proc-vmstat"));
-	CHECK(!jnode_get(set.jobs[20].root, "perf-profile"));
-	CHECK(jnode_int(set.jobs[0].root, "runs") == 3);
+	CHECK(jnode_int(jnode_get(jnode_get(set.jobs[11].root, "monitors"),
+				  "perf-profile"), "delay") == 5);
+	CHECK(jnode_get(jnode_get(set.jobs[11].root, "monitors"), "proc-vmstat"));
+	CHECK(!jnode_get(set.jobs[11].root, "perf-profile"));
+	CHECK(jnode_int(set.jobs[0].root, "runs") == 4);
 	job_set_release(&set);
 	strbuf_release(&path);
 }
@@ -307,7 +304,17 @@ static void test_errors(void)
 	check_error("fs: []\n", "t.yaml:1:5: fs: empty list: nothing to expand into");
 	check_error("fs: {a: b}\n", "t.yaml:1:5: fs: expected a choice, not a mapping");
 	check_error("fs: [xfs, zfs]\n",
-		    "t.yaml:1:11: fs: expected one of xfs, ext4, btrfs, tmpfs, got 'zfs'");
+		    "t.yaml:1:11: fs: 'zfs' is not built into kdelta, which has xfs, ext4, btrfs, tmpfs");
+	/* lkp-tests' other disks and what kdelta has not: not built in. */
+	check_error("disk: 1HDD\n",
+		    "t.yaml:1:7: disk: '1HDD' is not built into kdelta, which makes RAM disks: <N>BRD_<size>, like 1BRD_48G");
+	check_error("fio: {rw: read}\n",
+		    "t.yaml:1:1: section 'fio' is not built into kdelta: no workload or monitor of kdelta has that name; an `exec` job can run a benchmark, see kdelta-job(5)");
+	check_error("runtime: 300s\npts:\n  - test: a\n  - test: b\n",
+		    "t.yaml:2:1: section 'pts' is not built into kdelta: no workload or monitor of kdelta has that name; an `exec` job can run a benchmark, see kdelta-job(5)");
+	/* A scalar is a parameter; a name close to one is misspelt. */
+	check_error("pts: 3\n", "t.yaml:1:1: unknown parameter 'pts'; see kdelta-job(5)");
+	check_error("aim8: {test: a}\n", "t.yaml:1:1: unknown parameter 'aim8'; did you mean 'aim7'?");
 	check_error("runs: 0\n", "t.yaml:1:7: runs: expected at least 1, got '0'");
 	check_error("disk: 48G\n", "t.yaml:1:7: disk: expected <N>BRD_<size>, like 1BRD_48G or 4BRD_12G, got '48G'");
 	check_error("disk: 1BRD_0\n", "t.yaml:1:7: disk: expected <N>BRD_<size> with N from 1 to 32, like 1BRD_48G or 4BRD_12G, got '1BRD_0'");
@@ -322,7 +329,7 @@ static void test_errors(void)
 	check_error("punch: {duration: [1s, x]}\n",
 		    "t.yaml:1:24: punch.duration: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'x'");
 	check_error("fs: xfs\n---\nfs: zfs\n",
-		    "t.yaml:3:5: fs: expected one of xfs, ext4, btrfs, tmpfs, got 'zfs'");
+		    "t.yaml:3:5: fs: 'zfs' is not built into kdelta, which has xfs, ext4, btrfs, tmpfs");
 	check_error("a: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
 		    "t.yaml:1:35: nested too deeply for a job file");
 }
