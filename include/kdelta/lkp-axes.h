@@ -21,6 +21,8 @@ struct lkp_scalar {
 	const char *key;
 	const char *value;
 	bool top;		/* a top-level key, not a section's */
+	bool in_monitor;	/* in a monitor's section (metric-rules.h's
+				 * metric_source_is_monitor()) */
 	bool keep;
 };
 

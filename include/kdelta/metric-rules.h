@@ -165,6 +165,13 @@ const struct metric_floor *metric_floor(const struct metric_catalogue *cat,
  * kdelta's (the catalogue's) or one of lkp-tests' well-known monitors.
  */
 bool metric_is_key(const struct metric_catalogue *cat, const char *name);
+/*
+ * Whether source (a metric's part before its first '.', or a key of a job
+ * that names a program) is a monitor: one of cat's (NULL: none), or one of
+ * lkp-tests' well-known monitors.
+ */
+bool metric_source_is_monitor(const struct metric_catalogue *cat,
+			      const char *source);
 
 /*
  * lkp-tests' failure stats (dmesg.*, kmsg.*, last_state.*, stderr.*): they

@@ -290,7 +290,7 @@ static const char *const lkp_monitor_prefixes[] = {
 	"numa-",
 };
 
-static bool source_is_monitor(const struct metric_catalogue *cat,
+bool metric_source_is_monitor(const struct metric_catalogue *cat,
 			      const char *source)
 {
 	const struct metric_source *s =
@@ -318,7 +318,7 @@ bool metric_is_key(const struct metric_catalogue *cat, const char *name)
 		return true;
 	memcpy(source, name, len);
 	source[len] = '\0';
-	return !source_is_monitor(cat, source);
+	return !metric_source_is_monitor(cat, source);
 }
 
 

@@ -6,6 +6,7 @@
  * result's path, in the order of their keys: finding the scalars whose
  * values spell <path_params> in that order finds them.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,35 +78,72 @@ static int compare_scalar_keys(const void *a, const void *b, void *scalars)
 	return c ? c : (x > y) - (x < y);
 }
 
+/* A spelling that none is: more than any other costs. */
+#define NO_SPELLING UINT32_MAX
+
 /*
- * can[i * (len + 1) + at]: the scalars from the i-th in key order on can
- * spell path[at..].  A key's token must end the path or meet a '-'.
+ * Keys that lkp-tests' host files and scheduler put in a job, which no
+ * program takes as an option: the test box's facts.
  */
-static bool *spell_table(const struct lkp_scalar *s, const size_t *order,
-			 size_t n, const char *path, size_t len)
+static const char *const box_facts[] = {
+	"arch", "memory", "model", "nr_cpu", "nr_node", "nr_socket",
+	"ssh_base_port",
+};
+
+/*
+ * What taking a scalar costs a spelling: lkp-tests names a result by its
+ * programs' options, at the top level or in a section, never by a
+ * monitor's (perf-sched: {lite_mode: 1}) or by a fact of the test box
+ * (nr_cpu: 2).  Which keys are options the job does not say, and kdelta
+ * knows lkp-tests' monitors and those facts by name only: a spelling
+ * takes those last, and otherwise keys in their order.
+ */
+static uint32_t take_cost(const struct lkp_scalar *s)
+{
+	if (s->in_monitor)
+		return 1;
+	for (size_t i = 0; s->top && i < ARRAY_SIZE(box_facts); i++)
+		if (!strcmp(s->key, box_facts[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * cost[i * (len + 1) + at]: the least cost (take_cost()) of a spelling of
+ * path[at..] by the scalars from the i-th in key order on, NO_SPELLING
+ * when there is none.  A key's token must end the path or meet a '-'.
+ */
+static uint32_t *spell_table(const struct lkp_scalar *s, const size_t *order,
+			     size_t n, const char *path, size_t len)
 {
 	size_t w = len + 1;
-	bool *can = xcalloc((n + 1) * w, sizeof(*can));
+	uint32_t *cost = xmalloc((n + 1) * w * sizeof(*cost));
 
-	can[n * w + len] = true;
+	for (size_t at = 0; at <= len; at++)
+		cost[n * w + at] = at == len ? 0 : NO_SPELLING;
 	for (size_t i = n; i-- > 0; ) {
 		for (size_t at = 0; at <= len; at++) {
 			size_t end;
+			uint32_t rest;
 
-			can[i * w + at] = can[(i + 1) * w + at] ||
-				(token_at(path, len, at, s[order[i]].value, &end) &&
-				 (end == len || path[end] == '-') &&
-				 can[(i + 1) * w + after(end, len)]);
+			cost[i * w + at] = cost[(i + 1) * w + at];
+			if (!token_at(path, len, at, s[order[i]].value, &end) ||
+			    (end != len && path[end] != '-'))
+				continue;
+			rest = cost[(i + 1) * w + after(end, len)];
+			if (rest != NO_SPELLING &&
+			    rest + take_cost(&s[order[i]]) < cost[i * w + at])
+				cost[i * w + at] = rest + take_cost(&s[order[i]]);
 		}
 	}
-	return can;
+	return cost;
 }
 
 bool lkp_mark_axes(struct lkp_scalar *s, size_t n, const char *path_params)
 {
 	size_t len = strlen(path_params), w = len + 1, at = 0;
 	size_t *order = xcalloc(n + 1, sizeof(*order));
-	bool *can;
+	uint32_t *cost;
 
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
@@ -113,20 +151,27 @@ bool lkp_mark_axes(struct lkp_scalar *s, size_t n, const char *path_params)
 	/* lkp-tests names a path without parameters "defaults". */
 	if (!strcmp(path_params, "defaults"))
 		len = 0, w = 1;
-	can = spell_table(s, order, n, path_params, len);
-	if (!can[0]) {
-		free(can);
+	cost = spell_table(s, order, n, path_params, len);
+	if (cost[0] == NO_SPELLING) {
+		free(cost);
 		free(order);
 		return false;
 	}
-	/* The first spelling, taking a key whenever it still can. */
+	/*
+	 * A spelling of the least cost, in key order taking a key whenever
+	 * it still can at that cost.
+	 */
 	for (size_t i = 0; i < n; i++) {
 		size_t end;
+		uint32_t rest;
 
-		if (at < len && token_at(path_params, len, at, s[order[i]].value,
-					 &end) &&
-		    (end == len || path_params[end] == '-') &&
-		    can[(i + 1) * w + after(end, len)]) {
+		if (at == len || !token_at(path_params, len, at,
+					   s[order[i]].value, &end) ||
+		    (end != len && path_params[end] != '-'))
+			continue;
+		rest = cost[(i + 1) * w + after(end, len)];
+		if (rest != NO_SPELLING &&
+		    rest + take_cost(&s[order[i]]) == cost[i * w + at]) {
 			s[order[i]].keep = true;
 			at = after(end, len);
 		}
@@ -135,7 +180,7 @@ bool lkp_mark_axes(struct lkp_scalar *s, size_t n, const char *path_params)
 		for (size_t a = 0; a < ARRAY_SIZE(fixed_axes); a++)
 			if (s[i].top && !strcmp(s[i].key, fixed_axes[a]))
 				s[i].keep = true;
-	free(can);
+	free(cost);
 	free(order);
 	return true;
 }

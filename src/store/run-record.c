@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kdelta/lkp-axes.h"
+#include "kdelta/metric-rules.h"
 #include "kdelta/name-index.h"
 #include "kdelta/run-record.h"
 #include "kdelta/util.h"
@@ -170,9 +171,13 @@ static bool is_parameter(const char *key)
 	       strcmp(key, "runs");
 }
 
-/* One scalar of the job: section is NULL for a top-level one. */
+/*
+ * One scalar of the job: section is NULL for a top-level one; in_monitor:
+ * in a monitor's section, at any depth.
+ */
 struct flat_param {
 	const char *section, *key, *value;
+	bool in_monitor;
 };
 
 struct flat_params {
@@ -181,18 +186,29 @@ struct flat_params {
 };
 
 static void flat_add(struct flat_params *f, const char *section,
-		     const char *key, const char *value)
+		     const char *key, const char *value, bool in_monitor)
 {
 	ALLOC_GROW(f->items, f->n + 1, f->alloc);
 	f->items[f->n].section = section;
 	f->items[f->n].key = key;
 	f->items[f->n].value = value;
+	f->items[f->n].in_monitor = in_monitor;
 	f->n++;
 }
 
-/* The scalars of a mapping, and those of the mappings it holds. */
+/*
+ * The deepest section of an lkp-tests job whose scalars count: its
+ * programs' options may be anywhere ("if role client: {netperf: {test:
+ * SCTP_STREAM}}"); kdelta's jobs have one level of sections.
+ */
+#define FLAT_MAX_DEPTH 8
+
+/*
+ * The scalars of a mapping, and those of the mappings it holds, depth
+ * levels down; a scalar's section is the key of the mapping it is in.
+ */
 static void flatten(const struct jnode *map, const char *section,
-		    struct flat_params *f)
+		    bool in_monitor, unsigned depth, struct flat_params *f)
 {
 	for (size_t i = 0; i < map->n; i++) {
 		const char *key = map->keys[i];
@@ -201,9 +217,11 @@ static void flatten(const struct jnode *map, const char *section,
 		if (!section && !is_parameter(key))
 			continue;
 		if (value->kind == JNODE_SCALAR)
-			flat_add(f, section, key, value->scalar);
-		else if (value->kind == JNODE_MAP && !section)
-			flatten(value, key, f);
+			flat_add(f, section, key, value->scalar, in_monitor);
+		else if (value->kind == JNODE_MAP && depth)
+			flatten(value, key,
+				in_monitor || metric_source_is_monitor(NULL, key),
+				depth - 1, f);
 	}
 }
 
@@ -306,7 +324,8 @@ static void keep_lkp_axes(const struct jnode *root, const char *rel,
 	for (size_t i = 0; i < f->n; i++)
 		s[i] = (struct lkp_scalar){ .key = f->items[i].key,
 					    .value = f->items[i].value,
-					    .top = !f->items[i].section };
+					    .top = !f->items[i].section,
+					    .in_monitor = f->items[i].in_monitor };
 	if (lkp_mark_axes(s, f->n, params)) {
 		for (size_t i = 0; i < f->n; i++) {
 			if (!s[i].keep)
@@ -330,7 +349,8 @@ void run_record_params(const struct jnode *root, const char *rel,
 	memset(out, 0, sizeof(*out));
 	if (!root)
 		return;
-	flatten(root, NULL, &f);
+	flatten(root, NULL, false,
+		run_record_is_kdelta(root) ? 1 : FLAT_MAX_DEPTH, &f);
 	keep_lkp_axes(root, rel, &f);
 	params_from_flat(&f, out);
 	free(f.items);

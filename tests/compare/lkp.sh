@@ -110,4 +110,25 @@ EOF
 	fail "compare of a scheduled lkp-tests job failed"
 sed -n 2,3p "$T/out" | diff -u "$T/want" - >&2 ||
 	fail "the parameters of an lkp-tests job are not its axes"
+
+# The same of jobs whose options are two mappings deep, and whose monitor
+# has an option of the value of a program's (each file's header has
+# lkp-tests' own axes of it), in trees of their own paths.
+for job in cluster monitor; do
+	f=$TESTDATA/compare/lkp-job-$job.yaml
+	rt=$(sed -n 's|^_rt: "/result/\(.*\)/43819159da2b77fedcf7562134d6003dccd6a068"$|\1|p' "$f")
+	for c in $base $fix; do
+		for r in 0 1 2; do
+			mkdir -p "$T/$job/$rt/$c/$r"
+			sed "s/43819159da2b77fedcf7562134d6003dccd6a068/$c/g" "$f" \
+				>"$T/$job/$rt/$c/$r/job.yaml"
+			echo "{\"x.ops\": 47000$r}" >"$T/$job/$rt/$c/$r/stats.json"
+		done
+	done
+	sed -n '/^# *[a-z_].*\/.*:$/{s/^# *//;p;n;s/^# *\(.*\)/  \1/p}' "$f" >"$T/want"
+	"$KDELTA" compare --result-root "$T/$job" $base $fix >"$T/out" ||
+		fail "compare of lkp-tests job $job failed"
+	sed -n 2,3p "$T/out" | diff -u "$T/want" - >&2 ||
+		fail "the parameters of lkp-tests job $job are not its axes"
+done
 finish

@@ -12,17 +12,17 @@
 #include "kdelta/util.h"
 
 static struct lkp_scalar scalars[] = {
-	{ "runtime", "600s", true, false },
-	{ "cluster", "cs-localhost", true, false },
-	{ "queue", "ktest-cyclic", true, false },
-	{ "msg_size", "1472b", false, false },
-	{ "cpufreq_governor", "performance", true, false },
-	{ "nr_node", "2", true, false },
-	{ "tbox_group", "lkp-icl-2sp8", true, false },
-	{ "testcase", "sockperf", true, false },
-	{ "compiler", "gcc-12", true, false },
-	{ "LKP_SERVER", "10.239.97.5", true, false },
-	{ "kernel_cmdline", "a very long value/with slashes and more than 31 bytes", true, false },
+	{ "runtime", "600s", true, false, false },
+	{ "cluster", "cs-localhost", true, false, false },
+	{ "queue", "ktest-cyclic", true, false, false },
+	{ "msg_size", "1472b", false, false, false },
+	{ "cpufreq_governor", "performance", true, false, false },
+	{ "nr_node", "2", true, false, false },
+	{ "tbox_group", "lkp-icl-2sp8", true, false, false },
+	{ "testcase", "sockperf", true, false, false },
+	{ "compiler", "gcc-12", true, false, false },
+	{ "LKP_SERVER", "10.239.97.5", true, false, false },
+	{ "kernel_cmdline", "a very long value/with slashes and more than 31 bytes", true, false, false },
 };
 
 static void reset(void)
@@ -64,6 +64,47 @@ int main(void)
 	CHECK(lkp_mark_axes(scalars, ARRAY_SIZE(scalars), "defaults"));
 	CHECK_STR(kept(), "tbox_group testcase compiler");
 	reset();
+
+	/*
+	 * A value that a monitor's option and another key both have: the
+	 * other, as lkp-tests' lib-micro job names it ("nr_task: 1" beside
+	 * perf-sched: {lite_mode: 1}), and swapin's (swapin_setup: {nr_task:
+	 * 1}); a value a fact of the test box also has: the option
+	 * (schbench's "schbench: {message_threads: 2}" beside "nr_cpu: 2").
+	 */
+	{
+		struct lkp_scalar micro[] = {
+			{ "lite_mode", "1", false, true, false },
+			{ "nr_task", "1", true, false, false },
+			{ "samples", "10000", true, false, false },
+			{ "test", "all", false, false, false },
+		};
+		struct lkp_scalar swapin[] = {
+			{ "lite_mode", "1", false, true, false },
+			{ "nr_task", "1", false, false, false },
+			{ "size", "2G", true, false, false },
+		};
+
+		CHECK(lkp_mark_axes(micro, ARRAY_SIZE(micro), "1-10000-all"));
+		CHECK(!micro[0].keep && micro[1].keep && micro[2].keep &&
+		      micro[3].keep);
+		struct lkp_scalar schbench[] = {
+			{ "message_threads", "2", false, false, false },
+			{ "nr_cpu", "2", true, false, false },
+			{ "runtime", "300s", true, false, false },
+		};
+		struct lkp_scalar box[] = {
+			{ "nr_cpu", "2", true, false, false },
+			{ "threads", "2", false, false, false },
+		};
+
+		CHECK(lkp_mark_axes(swapin, ARRAY_SIZE(swapin), "1-2G"));
+		CHECK(!swapin[0].keep && swapin[1].keep && swapin[2].keep);
+		CHECK(lkp_mark_axes(schbench, ARRAY_SIZE(schbench), "2-300s"));
+		CHECK(schbench[0].keep && !schbench[1].keep && schbench[2].keep);
+		CHECK(lkp_mark_axes(box, ARRAY_SIZE(box), "2"));
+		CHECK(!box[0].keep && box[1].keep);
+	}
 
 	p = lkp_path_params("/result/sockperf/cs-localhost-performance-1472b-600s/lkp-icl-2sp8/debian.cgz/x86_64-rhel/gcc-12/ffd294d3/1",
 			    "sockperf");
