@@ -15,8 +15,28 @@
 # whole or decimal numbers, percent changes between two such means, values
 # next to a tie at the printed precision (0.35, 2.675, 1.005, ...), and
 # random doubles, each in the range kdelta prints with that format.
+# With --ulps first, values a few ulps (up to 40) from a tie of "%+.1f" and
+# "%.2f", as a change or a mean computed from runs' values lands there
+# ("+1.2500000000000002"): where Ruby's rounding and kdelta's model of it
+# can part (testdata/render/rubyfmt-near-ties.txt, kdelta(1), LKP
+# COMPATIBILITY).
+ulps = ARGV.first == '--ulps' && ARGV.shift
 count = Integer(ARGV[0] || 2000)
 srand(Integer(ARGV[1] || 1))
+
+if ulps
+  %w[%+.1f %.2f].each do |spec|
+    decimals = spec[/\.(\d+)/, 1].to_i
+    count.times do
+      unit = 10.0**-decimals
+      x = (rand(0..(10**rand(1..4))) + 0.5) * unit
+      rand(-40..40).then { |j| j.abs.times { x = j.negative? ? x.prev_float : x.next_float } }
+      x = -x if rand < 0.5
+      puts "#{spec}\t#{x}\t#{format(spec, x)}"
+    end
+  end
+  exit
+end
 
 SPECS = ['%.2f', '%.1f', '%+.1f', '%+10.1f', '%10.2f', '%.0f', '%d',
          '%+.2g', '%.4g', '%10.4g', '%+10.2g'].freeze

@@ -16,17 +16,31 @@
 # directories lkp-tests reads as its own result roots (its load_json of
 # matrix.json[.gz] and matrix_fill_missing_zeros; needs ruby-tty-command).  For each: the stats lkp-tests calls
 # changed and those "kdelta compare --test lkp" calls changed, and the
-# table rows both print (by name), byte for byte.  Prints the counts and
-# every difference; exits 1 when there is one.
+# table rows both print (by name), byte for byte, column by column (each
+# later column also against lkp-tests' comparison of it alone with the
+# base).  scripts/lkp-oracle/agree.py prints the counts and every
+# difference, and exits 1 on any but those kdelta(1), LKP COMPATIBILITY,
+# documents, each excused only where it can see it is that one.
+# LKP_ORACLE_DIR=DIR keeps the inputs and outputs there.
 set -euo pipefail
 shopt -s nullglob
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
 lkp=${2:-$here/../lkp-tests}
+[ -f "$lkp/lib/compare.rb" ] || {
+	echo "lkp-oracle: no lkp-tests in $lkp: scripts/fetch-lkp-tests.sh fetches it" >&2
+	exit 2
+}
+lkp=$(cd "$lkp" && pwd)
 count=${3:-40}
 seed=${4:-1}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${LKP_ORACLE_DIR:-}" ]; then	# kept, to look at
+	tmp=$LKP_ORACLE_DIR
+	rm -rf "$tmp" && mkdir -p "$tmp"
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
 
 lkp_compare() {
 	RUBYLIB=$here/lkp-oracle/stub LKP_SRC=$lkp \
@@ -41,12 +55,22 @@ for dir in "$tmp"/mails/* "$tmp"/synthetic/*; do
 	matrices=$(ls "$dir"/*.json | sort -V)
 	# shellcheck disable=SC2086
 	lkp_compare --keys $matrices >"$dir/lkp.keys"
+	# Each later column alone against the base, as kdelta compares it
+	# (kdelta(1), LKP COMPATIBILITY: lkp-tests strips the base of its
+	# incomplete runs while it compares the first column).
+	# shellcheck disable=SC2086
+	set -- $matrices
+	for ((i = 3; i <= $#; i++)); do
+		lkp_compare --keys "$1" "${!i}" >"$dir/lkp.pair$((i - 1)).keys"
+	done
 	# shellcheck disable=SC2086
 	lkp_compare $matrices >"$dir/lkp.table"
 	# shellcheck disable=SC2086
-	"$build/kdelta" compare --test lkp --format csv $matrices >"$dir/kdelta.csv"
+	"$build/kdelta" compare --test lkp --format csv $matrices >"$dir/kdelta.csv" \
+		2>>"$tmp/kdelta.err"
 	# shellcheck disable=SC2086
-	"$build/kdelta" compare --test lkp $matrices >"$dir/kdelta.table"
+	"$build/kdelta" compare --test lkp $matrices >"$dir/kdelta.table" \
+		2>>"$tmp/kdelta.err"
 done
 # A store kdelta wrote.  lkp-tests' load_json runs zcat through the real
 # tty-command gem: only the git stub on RUBYLIB.

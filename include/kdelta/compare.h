@@ -47,6 +47,14 @@ struct variant {
 	/* Runs the machine disturbed (kdelta.* of their job.yaml). */
 	struct run_note *notes;
 	size_t nnotes;
+	/*
+	 * The runs of its matrix, those lkp-tests marks incomplete too (its
+	 * count of runs), and which of them it marks so (NULL: none).  A
+	 * failure stat's samples are one per run of the matrix: lkp-tests
+	 * counts it over every run, and decides it over both (decide.c).
+	 */
+	size_t matrix_runs;
+	bool *lkp_incomplete;
 };
 
 /* The runs a variant started: complete, failed and incomplete. */
@@ -281,7 +289,10 @@ bool metric_row_has(const struct metric_row *row, size_t nvariants,
 void metric_row_release(struct metric_row *row, size_t nvariants);
 /* Frees everything a comparison owns and zeroes it. */
 void comparison_release(struct comparison *cmp);
-/* Frees v's run names and notes (comparison_release() calls it). */
+/*
+ * Frees v's run names, notes and lkp_incomplete (comparison_release()
+ * calls it).
+ */
 void variant_release_runs(struct variant *v);
 /*
  * Keeps the rows for which keep(row, ctx) is true, in their order, and

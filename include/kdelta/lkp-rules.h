@@ -55,7 +55,18 @@ enum lkp_decision {
 	LKP_RATIO_5_PERCENT,	/* not a performance metric, middles not
 				 * more than 5% apart */
 	LKP_UNREASONABLE,	/* below lkp-tests' per-metric threshold */
+	LKP_NO_COMPLETE_RUN,	/* a failure stat lkp-tests compares over
+				 * complete runs only, and a side has none
+				 * (lkp_decide_over_all_runs()) */
 };
+
+/*
+ * Whether lkp-tests also decides failure stat name over every run, runs it
+ * marks incomplete too, where a side has some: dmesg.*, last_state.* and
+ * stderr.*; the others (kmsg.*, *.fail, ...) over the complete runs only.
+ * It calls a stat changed when either decision does.
+ */
+bool lkp_decide_over_all_runs(const char *name);
 
 /*
  * lkp-tests' decision on stat name between base and other.  key: the

@@ -174,11 +174,6 @@ bool metric_source_is_monitor(const struct metric_catalogue *cat,
 			      const char *source);
 
 /*
- * lkp-tests' failure stats (dmesg.*, kmsg.*, last_state.*, stderr.*): they
- * count every run, incomplete ones too.
- */
-bool metric_is_failure_stat(const char *name);
-/*
  * An event counter that its monitor reports as zero when nothing happened,
  * so that a run lacking it counts as zero, not as absent.
  */

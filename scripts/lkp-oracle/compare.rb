@@ -13,8 +13,9 @@
 # matrix.json.gz; it runs zcat through the tty-command gem, Debian's
 # ruby-tty-command, not the stub) and matrix_fill_missing_zeros.
 # The first matrix is the base.  Prints lkp-tests' table for the group
-# (--all: a row for every stat, as "ncompare -a"), or with --keys the names
-# of the stats lkp-tests calls changed, one a line, sorted.
+# (--all: a row for every stat, as "ncompare -a"), or with --keys the stats
+# lkp-tests calls changed in each column: "<column>\t<stat>" lines, column
+# 1 the first after the base, sorted.
 require 'json'
 require 'zlib'
 
@@ -33,7 +34,8 @@ class OracleRoot
       raise "#{path}: lkp-tests read no matrix" unless @matrix['stats_source']
     else
       text = path.end_with?('.gz') ? Zlib::GzipReader.open(path, &:read) : File.read(path)
-      @matrix = JSON.parse(text)
+      # As its result roots read their matrix.json (NMResultRoot#matrix).
+      @matrix = matrix_fill_missing_zeros(JSON.parse(text))
     end
     @axes = { 'commit' => label }
   end
@@ -48,6 +50,17 @@ class OracleRoot
   end
 end
 
+# What lkp-tests' compare calls changed in each column: the keys of each
+# call of its _get_changed_stats, which compares one column with the base,
+# one call a column in their order (watched, not changed).
+$column_keys = []
+alias lkp_get_changed_stats _get_changed_stats
+def _get_changed_stats(a, b, options)
+  changed = lkp_get_changed_stats(a, b, options)
+  $column_keys << (changed ? changed.keys : [])
+  changed
+end
+
 mode = ARGV.first&.start_with?('--') ? ARGV.shift : nil
 roots = ARGV.each_with_index.map { |path, i| OracleRoot.new(path, "v#{i}") }
 comparer = Compare::Comparer.new
@@ -57,7 +70,10 @@ comparer.set_mresult_roots(roots)
 comparer.set_use_all_stat_keys(true) if mode == '--all'
 if mode == '--keys'
   comparer.compare_groups.each do |group|
-    puts group.changed_stat_keys.sort
+    group.changed_stat_keys
+  end
+  $column_keys.each_with_index do |keys, i|
+    keys.sort.each { |k| puts "#{i + 1}\t#{k}" }
   end
 else
   comparer.compare

@@ -7,7 +7,10 @@ kdelta treat differently: workload results, proc-vmstat, meminfo,
 slabinfo, vmstat, <test>.time.*, perf-profile, latency_stats, iostat,
 interrupts, lock_stat, dmesg/kmsg/last_state failures, .pass/.fail pairs,
 "no data" -1 values, zeros, metrics absent on one side, and runs from 1
-to 12, with changes from none to large at noise from none to large.
+to 12, with changes from none to large at noise from none to large; runs
+lkp-tests marks incomplete (some, or all of a base's), and perf-profile
+stats written as fractions in fewer runs than the matrix has (ragged, as
+lkp-tests saves a matrix before padding it).
 
     gen-stores.py DIR COUNT SEED
 """
@@ -53,7 +56,18 @@ def sample(mean, noise, runs, integer):
     return [round(x) if integer else round(x, 2) for x in xs]
 
 
-def variant(runs, factors, base_fail, present):
+def incomplete_runs(runs, all_of_them):
+    """Which runs lkp-tests marks incomplete (last_state.is_incomplete_run
+    1): none, some, or all of them."""
+    if all_of_them:
+        return [True] * runs
+    if random.random() < 0.7:
+        return [False] * runs
+    marked = random.sample(range(runs), random.randint(1, max(1, runs - 1)))
+    return [r in marked for r in range(runs)]
+
+
+def variant(runs, factors, base_fail, present, incomplete):
     m = {}
     for (name, mean), f in zip(STATS, factors):
         if not present.get(name, True):
@@ -70,6 +84,15 @@ def variant(runs, factors, base_fail, present):
         if p is None:
             continue
         m[name] = [1 if random.random() < p else 0 for _ in range(runs)]
+    if any(incomplete):
+        m["last_state.is_incomplete_run"] = [int(i) for i in incomplete]
+    # Ragged, as lkp-tests saves a matrix before it pads: the last runs
+    # lack the profile's stats, written as fractions.
+    if random.random() < 0.15 and runs > 1:
+        cut = random.randint(1, runs - 1)
+        for name in m:
+            if name.startswith("perf-profile."):
+                m[name] = [float(x) for x in m[name][:runs - cut]]
     m["stats_source"] = ["/result/run/%d/stats.json" % i for i in range(runs)]
     return m
 
@@ -77,6 +100,7 @@ def variant(runs, factors, base_fail, present):
 def store(path):
     os.makedirs(path, exist_ok=True)
     nvariants = random.choice([2, 2, 2, 3])
+    base_all_incomplete = random.random() < 0.05
     for v in range(nvariants):
         runs = random.choice([1, 2, 3, 3, 4, 5, 5, 6, 8, 12])
         factors = [1.0 if v == 0 or random.random() < 0.5 else
@@ -86,8 +110,9 @@ def store(path):
         fails = {name: random.choice([None, 0, 0, 0.2, 0.5, 1])
                  for name in FAILURES}
         present = {name: random.random() > 0.05 for name, _ in STATS}
+        incomplete = incomplete_runs(runs, v == 0 and base_all_incomplete)
         with open(os.path.join(path, "%d.json" % v), "w") as f:
-            json.dump(variant(runs, factors, fails, present), f)
+            json.dump(variant(runs, factors, fails, present, incomplete), f)
 
 
 def main():

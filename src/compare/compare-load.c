@@ -111,6 +111,20 @@ static void variant_take_runs(struct variant *v, struct commit_runs *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * The runs of its matrix, and which of them lkp-tests marks incomplete:
+ * lkp-tests counts a failure stat over all of them (struct variant).
+ */
+static void variant_take_matrix_runs(struct variant *v, const struct matrix *m)
+{
+	v->matrix_runs = m->nruns;
+	if (!m->incomplete)
+		return;
+	v->lkp_incomplete = xmalloc(m->nruns * sizeof(*v->lkp_incomplete));
+	memcpy(v->lkp_incomplete, m->incomplete,
+	       m->nruns * sizeof(*v->lkp_incomplete));
+}
+
 static void load_job_stage(void *ctx, size_t stage, size_t i)
 {
 	struct load_job *job = (struct load_job *)ctx + i;
@@ -122,6 +136,8 @@ static void load_job_stage(void *ctx, size_t stage, size_t i)
 		job->ret = result_dir_finish(job->dir, &job->text, &job->m,
 					     &runs, &job->err);
 		variant_take_runs(job->v, &runs);
+		if (!job->ret)
+			variant_take_matrix_runs(job->v, &job->m);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kdelta/compare.h"
+#include "kdelta/lkp-rules.h"
 #include "kdelta/matrix.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/name-index.h"
@@ -297,7 +298,7 @@ static void classify_rows(void *ctx, size_t begin, size_t end)
 
 		c->rows[r].key = metric_is_key(c->catalogue, name);
 		c->zero[r] = metric_absent_means_zero(c->catalogue, name);
-		c->failure[r] = metric_is_failure_stat(name);
+		c->failure[r] = lkp_failure_stat(name);
 	}
 }
 
@@ -398,9 +399,11 @@ void variant_release_runs(struct variant *v)
 		free(v->notes[i].why);
 	}
 	free(v->notes);
+	free(v->lkp_incomplete);
 	v->run_names = NULL;
 	v->notes = NULL;
 	v->nnotes = 0;
+	v->lkp_incomplete = NULL;
 }
 
 void comparison_keep_rows(struct comparison *cmp,

@@ -197,14 +197,81 @@ static bool base_has_source(const struct base_names *bn, const char *name)
 	return lo < bn->n && !strncmp(bn->names[lo], name, len);
 }
 
+/*
+ * One side of lkp_decide() from a cell, as lkp-tests sees it: a regular
+ * stat's complete runs; a failure stat's runs, every one of the matrix's
+ * (every_run), or the complete ones alone (into *complete, which the caller
+ * frees).
+ */
 static void lkp_side_fill(struct lkp_side *side, const struct metric_cell *c,
-			  const struct variant *v)
+			  const struct variant *v, bool failure, bool every_run,
+			  double **complete)
 {
 	memset(side, 0, sizeof(*side));
 	side->samples = c->zero_filled ? NULL : c->samples;
 	side->n = c->samples ? c->sum.n : 0;
-	side->runs = v->runs > side->n ? v->runs : side->n;
+	side->runs = v->runs;
 	side->integers = c->integers;
+	*complete = NULL;
+	if (failure && every_run && v->matrix_runs > v->runs)
+		side->runs = v->matrix_runs;
+	else if (failure && v->lkp_incomplete && side->samples &&
+		 side->n == v->matrix_runs) {
+		size_t n = 0;
+
+		*complete = xmalloc((side->n + 1) * sizeof(**complete));
+		for (size_t r = 0; r < side->n; r++)
+			if (!v->lkp_incomplete[r])
+				(*complete)[n++] = side->samples[r];
+		side->samples = n ? *complete : NULL;
+		side->n = n;
+	}
+	if (side->runs < side->n)
+		side->runs = side->n;
+}
+
+/*
+ * lkp-tests' decision on a cell: over its complete runs (a failure stat
+ * of runs it marks incomplete, where lkp_decide_over_all_runs(), also over
+ * every run, changed when either says so; not at all when a side has no
+ * complete run).  lkp-tests compares a later column against the base its
+ * first column's comparison has stripped of its incomplete runs; kdelta
+ * compares each against the base as it is (kdelta(1), LKP COMPATIBILITY).
+ */
+static enum lkp_decision lkp_decide_runs(const struct comparison *cmp,
+					 const struct metric_row *row, size_t v,
+					 const struct base_names *bn)
+{
+	const struct variant *bv = &cmp->variants[0], *vv = &cmp->variants[v];
+	bool incomplete = row->failure &&
+			  (bv->lkp_incomplete || vv->lkp_incomplete);
+	enum lkp_decision all = LKP_NO_COMPLETE_RUN, d = LKP_SAME;
+	struct lkp_side base, other;
+	double *b_complete, *o_complete;
+
+	for (int pass = incomplete ? 0 : 1; pass < 2; pass++) {
+		bool every_run = pass == 0 || !incomplete;
+
+		if (pass == 0 && !lkp_decide_over_all_runs(row->name))
+			continue;
+		if (pass == 1 && incomplete && (!bv->runs || !vv->runs))
+			return all;
+		lkp_side_fill(&base, &row->cells[0], bv, row->failure,
+			      every_run, &b_complete);
+		lkp_side_fill(&other, &row->cells[v], vv, row->failure,
+			      every_run, &o_complete);
+		base.source_present = base_has_source(bn, row->name);
+		base.has = base_has;
+		base.ctx = bn;
+		d = lkp_decide(row->name, row->key, &base, &other);
+		free(b_complete);
+		free(o_complete);
+		if (pass == 0)
+			all = d;
+		if (d == LKP_CHANGED)
+			return d;
+	}
+	return d;
 }
 
 /*
@@ -217,7 +284,6 @@ static void lkp_decide_cell(const struct comparison *cmp,
 {
 	struct metric_cell *cell = &row->cells[v];
 	const struct metric_cell *base_cell = &row->cells[0];
-	struct lkp_side base, other;
 	enum lkp_decision d;
 
 	if (base_cell->samples && cell->samples &&
@@ -226,12 +292,7 @@ static void lkp_decide_cell(const struct comparison *cmp,
 		set_not_finite(cell);
 		return;
 	}
-	lkp_side_fill(&base, &row->cells[0], &cmp->variants[0]);
-	lkp_side_fill(&other, cell, &cmp->variants[v]);
-	base.source_present = base_has_source(bn, row->name);
-	base.has = base_has;
-	base.ctx = bn;
-	d = lkp_decide(row->name, row->key, &base, &other);
+	d = lkp_decide_runs(cmp, row, v, bn);
 	cell->rule = lkp_decision_rule(d);
 	switch (d) {
 	case LKP_CHANGED:
@@ -239,6 +300,7 @@ static void lkp_decide_cell(const struct comparison *cmp,
 		cell->test.p = cell->q = 0;
 		break;
 	case LKP_FEW_RUNS:
+	case LKP_NO_COMPLETE_RUN:
 		cell->verdict = VERDICT_FEW_RUNS;
 		break;
 	case LKP_NO_BASE:

@@ -172,7 +172,8 @@ static const char *const failure_header_later[2] = {
 
 /*
  * A failure stat's row: the occurrences summed over each variant's runs
- * (a run without the stat counts none), of all the runs of its matrix.
+ * (a run without the stat counts none), of all the runs of its matrix,
+ * those lkp-tests marks incomplete too, as lkp-tests counts them.
  */
 static void add_failure_stat(struct strbuf *out, const struct comparison *cmp,
 			     const struct metric_row *row, double *fails,
@@ -180,10 +181,13 @@ static void add_failure_stat(struct strbuf *out, const struct comparison *cmp,
 {
 	for (size_t v = 0; v < cmp->nvariants; v++) {
 		const struct metric_cell *c = &row->cells[v];
+		const struct variant *var = &cmp->variants[v];
 
 		fails[v] = c->samples ? compensated_sum(c->samples, c->sum.n) : 0;
-		runs[v] = cmp->variants[v].runs > c->sum.n ?
-				  cmp->variants[v].runs : c->sum.n;
+		runs[v] = var->runs > var->matrix_runs ? var->runs :
+							 var->matrix_runs;
+		if (runs[v] < c->sum.n)
+			runs[v] = c->sum.n;
 	}
 	add_failure_row(out, cmp->nvariants, fails, runs, true, row->name);
 }

@@ -143,8 +143,12 @@ static void add_change_compact(struct strbuf *out,
 	}
 }
 
+/*
+ * lkp-tests' change ("+1.3%", "+5.5e+102%"), or with narrow one digit
+ * fewer for the large ones ("+6e+102%"), which then fit in parentheses.
+ */
 static void add_change_detail(struct strbuf *out,
-			      const struct metric_cell *cell)
+			      const struct metric_cell *cell, bool narrow)
 {
 	/*
 	 * lkp-tests prints the change against a zero base as if the base
@@ -153,7 +157,8 @@ static void add_change_detail(struct strbuf *out,
 	double p = cell->change_infinite ?
 		100.0 * cell->sum.mean / LKP_ZERO_BASE : cell->change;
 
-	strbuf_add_ruby_number(out, fabs(p) < 100000 ? "%+.1f" : "%+.2g", p);
+	strbuf_add_ruby_number(out, fabs(p) < 100000 ? "%+.1f" :
+				    narrow ? "%+.1g" : "%+.2g", p);
 	/* points of a percentage: a blank where the '%' would be */
 	strbuf_addch(out, cell->change_absolute && !cell->change_infinite ?
 				  ' ' : '%');
@@ -172,7 +177,7 @@ void lkp_add_change(struct strbuf *out, const struct metric_cell *base,
 	if (style == LKP_STYLE_COMPACT)
 		add_change_compact(out, base, cell);
 	else
-		add_change_detail(out, cell);
+		add_change_detail(out, cell, false);
 }
 
 static void add_change_column(struct strbuf *out,
@@ -192,7 +197,16 @@ static void add_change_column(struct strbuf *out,
 	if (quiet && text.len && cell->verdict != VERDICT_NOT_FINITE) {
 		struct strbuf paren = STRBUF_INIT;
 
-		/* the ')' takes the blank after the column */
+		/*
+		 * The ')' takes the blank after the column; a change that
+		 * leaves no blank before the '(' ("(+5.5e+102%)") is given
+		 * with one digit fewer, so that it does not touch the
+		 * column before it.
+		 */
+		if (text.len + 2 > LKP_CHANGE_WIDTH && style == LKP_STYLE_DETAIL) {
+			strbuf_reset(&text);
+			add_change_detail(&text, cell, true);
+		}
 		strbuf_addf(&paren, "(%s)", text.buf);
 		add_right(out, paren.buf, LKP_CHANGE_WIDTH + 1);
 		strbuf_release(&paren);

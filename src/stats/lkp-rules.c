@@ -651,6 +651,12 @@ bool lkp_failure_stat(const char *name)
 	       !strcmp(name + len - 4, "fail");
 }
 
+bool lkp_decide_over_all_runs(const char *name)
+{
+	return starts_with(name, "dmesg.") || starts_with(name, "last_state.") ||
+	       starts_with(name, "stderr.");
+}
+
 static bool compared_stat(const char *name)
 {
 	return set_matches(&allowlist_set, name) ||
@@ -852,6 +858,8 @@ const char *lkp_decision_rule(enum lkp_decision decision)
 			"small: not a performance metric, the middle runs not more than 5% apart (lkp-tests)",
 		[LKP_UNREASONABLE] =
 			"small: below lkp-tests' threshold for this metric (lkp-tests)",
+		[LKP_NO_COMPLETE_RUN] =
+			"not compared: a side has no complete run, and lkp-tests compares this stat over complete runs only (lkp-tests)",
 	};
 
 	return rules[decision];

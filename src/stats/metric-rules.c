@@ -321,28 +321,6 @@ bool metric_is_key(const struct metric_catalogue *cat, const char *name)
 	return !metric_source_is_monitor(cat, source);
 }
 
-
-/*
- * lkp-tests' failure stats (its "function stats"): counts of what went
- * wrong in each run, kept for every run where performance stats lose the
- * incomplete ones.
- */
-static const char *const failure_sources[] = {
-	"dmesg", "kmsg", "last_state", "stderr",
-};
-
-bool metric_is_failure_stat(const char *name)
-{
-	const char *dot = strchr(name, '.');
-	size_t len = dot ? (size_t)(dot - name) : strlen(name);
-
-	for (size_t i = 0; i < ARRAY_SIZE(failure_sources); i++)
-		if (len == strlen(failure_sources[i]) &&
-		    !strncmp(name, failure_sources[i], len))
-			return true;
-	return false;
-}
-
 bool metric_absent_means_zero(const struct metric_catalogue *cat,
 			      const char *name)
 {

@@ -131,4 +131,15 @@ for job in cluster monitor; do
 	sed -n 2,3p "$T/out" | diff -u "$T/want" - >&2 ||
 		fail "the parameters of lkp-tests job $job are not its axes"
 done
+
+# A change lkp-tests prints as "+5.5e+102%" (from a mean of 0, which it
+# takes for 1e-100) fills its column: not changed, in parentheses, it has
+# one digit fewer, so that it does not touch the column before it.
+mkdir "$T/wide"
+printf '{"proc-vmstat.nr_foo": [0, 0, 0], "stats_source": ["a", "b", "c"]}' >"$T/wide/0.json"
+printf '{"proc-vmstat.nr_foo": [5, 6, 5.5], "stats_source": ["a", "b", "c"]}' >"$T/wide/1.json"
+cp "$T/wide/1.json" "$T/wide/2.json"
+"$KDELTA" compare --test lkp --all "$T/wide/0.json" "$T/wide/1.json" "$T/wide/2.json" 2>&1 |
+	grep -qxF '      0.00        (+6e+102%)      5.50 ±  7%  (+6e+102%)      5.50 ±  7%  proc-vmstat.nr_foo' ||
+	fail "a wide change in parentheses: $("$KDELTA" compare --test lkp --all "$T/wide/0.json" "$T/wide/1.json" "$T/wide/2.json" 2>&1)"
 finish

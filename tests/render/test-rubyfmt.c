@@ -8,6 +8,8 @@
  * prints each with kdelta's output appended: scripts/check-rubyfmt.sh
  * compares that with a live Ruby on many more values.
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,32 +75,69 @@ static void test_by_hand(void)
 	check_one("%.2f", 0.0 / 0.0, "NaN");
 }
 
-static void test_reference(void)
+/*
+ * Ruby's outputs of testdata/render/NAME ("SPEC<TAB>VALUE<TAB>RUBY" lines
+ * after '#' comments), each against kdelta's: the lines read, and how many
+ * kdelta prints otherwise (with check, each of those fails a check).
+ */
+static size_t against_ruby(const char *name, bool check, size_t *missed)
 {
 	const char *dir = getenv("TESTDATA");
-	char *path = xasprintf("%s/render/rubyfmt-reference.txt",
-			       dir ? dir : "testdata");
+	char *path = xasprintf("%s/render/%s", dir ? dir : "testdata", name);
 	FILE *f = fopen(path, "r");
 	char line[256];
 	size_t n = 0;
 
+	*missed = 0;
 	CHECK(f != NULL);
 	while (f && fgets(line, sizeof(line), f)) {
 		char *spec = strtok(line, "\t"), *value = strtok(NULL, "\t");
-		char *want = strtok(NULL, "\n");
+		char *want = strtok(NULL, "\n"), *got;
 
 		if (*line == '#')
 			continue;
 		CHECK(spec && value && want);
 		if (!spec || !value || !want)
 			continue;
-		check_one(spec, strtod(value, NULL), want);
+		got = format_one(spec, strtod(value, NULL));
+		*missed += strcmp(got, want) != 0;
+		free(got);
+		if (check)
+			check_one(spec, strtod(value, NULL), want);
 		n++;
 	}
-	CHECK(n >= 1000);
 	if (f)
 		fclose(f);
 	free(path);
+	return n;
+}
+
+static void test_reference(void)
+{
+	size_t missed;
+
+	CHECK(against_ruby("rubyfmt-reference.txt", true, &missed) >= 1000);
+}
+
+/*
+ * Values a few ulps from a tie (testdata/render/rubyfmt-near-ties.txt,
+ * scripts/gen-rubyfmt-ref.rb --ulps): Ruby rounds some of them as ties
+ * and some not, by a rule kdelta's model (15 significant digits first)
+ * only approaches.  It missed 71 of these 2000 (glibc's printf, which
+ * rounds the exact value, misses 130); kdelta(1), LKP COMPATIBILITY, says
+ * so.  A change of the model that misses more fails here.
+ */
+#define NEAR_TIES_MISSED 71
+
+static void test_near_ties(void)
+{
+	size_t missed, n = against_ruby("rubyfmt-near-ties.txt", false, &missed);
+
+	CHECK(n == 2000);
+	if (missed > NEAR_TIES_MISSED)
+		fprintf(stderr, "near ties: %zu of %zu printed otherwise than Ruby, more than %d\n",
+			missed, n, NEAR_TIES_MISSED);
+	CHECK(missed <= NEAR_TIES_MISSED);
 }
 
 static int print_stdin(void)
@@ -124,5 +163,6 @@ int main(int argc, char **argv)
 		return print_stdin();
 	test_by_hand();
 	test_reference();
+	test_near_ties();
 	return check_done();
 }
