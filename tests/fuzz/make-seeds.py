@@ -158,6 +158,36 @@ aim7:
   load: [1, 3000]
 fs_mount_options: [noatime, '']
 """)
+    # lkp-tests' job-file features, written here: '{{ }}' expressions.
+    seed('job', 'lkp-expressions', """\
+suite: aim7
+testcase: aim7
+perf-profile:
+  delay: 15
+disk: 1BRD_4G
+fs: [btrfs, ext4, xfs]
+aim7:
+  test:
+    - {{ fs == 'btrfs' ? nil : 'disk_src' }}
+    - disk_rr
+  load: {{
+          if fs =~ /btrfs|f2fs/
+            aim7.test == 'disk_rr' ? 50 : 10
+          elsif nr_cpu > 2 && !(fs == 'xfs')
+            3 * nr_cpu + 1
+          else
+            300
+          end
+        }}
+---
+aim7:
+  test: creat-clo
+  load: {{ case fs
+           when 'btrfs', 'f2fs' then 2
+           when 'ext4' then 30
+           else 150
+           end }}
+""")
     seed('job', 'sections-list', """\
 punch:
   - {file_size: 1M, prefill: fallocate}
