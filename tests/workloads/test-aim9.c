@@ -13,8 +13,6 @@ static void test_runs(const char *test)
 	CHECK_STR(o.err, "");
 	CHECK_POSITIVE(&o, key);
 	CHECK(wl_nr_lines(&o) == 1);
-	/* Even a slow, busy machine starts more than 10 shells a second. */
-	CHECK(wl_value(&o, key) > 10);
 	CHECK_STR(o.left.buf, "");
 	wl_outcome_release(&o);
 	free(key);
