@@ -157,12 +157,25 @@ static void convolve(const struct grid *prev, double sd, struct grid *next)
 		size_t last = to < (double)(prev->n - 1) ? (size_t)ceil(to)
 							 : prev->n - 1;
 
+		double h = prev->step, u, pdf, ratio, shrink;
+
 		if (to < 0)
 			continue;
-		for (size_t k = first; k <= last && k < prev->n; k++)
-			sum += simpson_weight(k, prev->n, prev->step) *
-			       prev->f[k] *
-			       gsl_ran_gaussian_pdf(s - grid_x(prev, k), sd);
+		/*
+		 * The kernel along the row by recurrence, two products a
+		 * point instead of an exp(): with u = s - x_k,
+		 * pdf(u - h) = pdf(u) ratio_k, ratio_k = exp(u h / sd^2 -
+		 * h^2 / 2 sd^2), ratio_{k+1} = ratio_k exp(-h^2 / sd^2).
+		 */
+		u = s - grid_x(prev, first);
+		pdf = gsl_ran_gaussian_pdf(u, sd);
+		ratio = exp((u * h - h * h / 2) / (sd * sd));
+		shrink = exp(-h * h / (sd * sd));
+		for (size_t k = first; k <= last && k < prev->n; k++) {
+			sum += simpson_weight(k, prev->n, h) * prev->f[k] * pdf;
+			pdf *= ratio;
+			ratio *= shrink;
+		}
 		next->f[i] = sum;
 	}
 }
