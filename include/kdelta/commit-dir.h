@@ -84,4 +84,40 @@ int result_dir_finish(const struct result_dir *dir, struct result_dir_text *t,
 		      struct kd_err *err);
 void result_dir_text_release(struct result_dir_text *t);
 
+/*
+ * A complete "ok" run of kdelta's store, as bisect and the robot pair
+ * runs: where it ran in its batch (run_record_place()), whether the
+ * machine disturbed it, and its value of one metric.  Two runs ran
+ * alongside each other, in one round of one batch, when their batch and
+ * round are the same (runner.h).
+ */
+struct tagged_run {
+	unsigned number;	/* the run directory's */
+	char *tag;		/* kdelta.tag, or NULL */
+	char *batch;		/* kdelta.batch, or NULL (older runs) */
+	long round;		/* kdelta.round, -1 when absent */
+	double start;		/* kdelta.start_time (epoch), 0 when absent */
+	double value;		/* of the metric asked for; NAN: the run
+				 * lacks it */
+	char *disturbed;	/* why the machine disturbed it
+				 * (run_record_disturbance()), or NULL */
+};
+
+struct tagged_runs {
+	struct tagged_run *at;	/* in run order */
+	size_t n;
+	size_t failed;		/* runs marked failed (with tag, when asked) */
+	char *failure;		/* the last one's reason, or NULL */
+};
+
+/*
+ * The complete runs of commit_dir (no directory: none): the "ok" ones
+ * whose kdelta.tag is tag (all when tag is NULL), with their value of
+ * metric (NULL: none read), and the failed ones counted.
+ */
+int result_dir_tagged_runs(const char *commit_dir, const char *tag,
+			   const char *metric, struct tagged_runs *out,
+			   struct kd_err *err);
+void tagged_runs_release(struct tagged_runs *r);
+
 #endif

@@ -28,6 +28,11 @@ struct measure_request {
 	size_t n_commits;
 	unsigned runs;		/* complete runs ("ok") each should have */
 	/*
+	 * Recorded with each run (kdelta.tag, runner.h); when set, only the
+	 * runs with this tag count towards runs.  NULL: every run counts.
+	 */
+	const char *tag;
+	/*
 	 * What the runs are for, in a few words ("bisect 3: 1f2e... to 4
 	 * runs"): an executor that keeps state (the robot's) knows a
 	 * request it was already given by it.  NULL: none.
@@ -106,6 +111,17 @@ void measure_result_release(struct measure_result *res);
 struct local_executor_opts {
 	const char *repo;	/* the work tree the commits are built in */
 	const char *build;	/* sh -c template: {commit} replaced */
+	/*
+	 * NULL: each commit is checked out and built in repo, again before
+	 * each of its runs when several take turns.  Else the build cache:
+	 * each commit is built once, in a work tree of its own (git worktree)
+	 * at <work dir>/builds/<commit>, which records how its build ended
+	 * (.kdelta-build), and install (sh -c, {commit} replaced) runs there
+	 * before each run to put that build in place.  The cache outlives a
+	 * killed kdelta (its next start uses what it holds) and goes when the
+	 * executor is released.
+	 */
+	const char *install;
 	const char *result_root;	/* absolute */
 	const struct work_dir *work_dir;	/* private, opened (workdir.h):
 						 * build-<commit>.log go there */
@@ -157,10 +173,19 @@ int slurm_executor_new(const struct slurm_executor_opts *o,
 		       struct executor **out, struct kd_err *err);
 
 /*
+ * The complete runs of a commit directory that a request with tag counts
+ * (store_count_runs() of them all when tag is NULL).
+ */
+int measure_count_runs(const char *commit_dir, const char *tag, size_t *ok,
+		       size_t *failed, char **last_failure, struct kd_err *err);
+
+/*
  * The shell command that puts a commit in place before a run, as the
  * runner's --setup takes it ({commit} left in): check it out in repo and
- * build it.  This is what a report's "To reproduce" says too.
+ * build it, then install it (install may be NULL).  This is what a
+ * report's "To reproduce" says too.
  */
-char *measure_setup_command(const char *repo, const char *build);
+char *measure_setup_command(const char *repo, const char *build,
+			    const char *install);
 
 #endif

@@ -60,8 +60,13 @@ struct git_bisect {
 int git_bisect_open(struct git_bisect *gb, const char *repo, const char *good,
 		    const char *bad, FILE *log, bool *usage,
 		    struct kd_err *err);
-/* "git bisect start bad good", then good/bad/skip: what git says next. */
-int git_bisect_start(struct git_bisect *gb, struct git_bisect_step *step,
+/*
+ * "git bisect start bad good" (after "git bisect reset" when a bisection
+ * is under way: a search may start anew with another bad commit), then
+ * good/bad/skip: what git says next.
+ */
+int git_bisect_start(struct git_bisect *gb, const char *good,
+		     const char *bad, struct git_bisect_step *step,
 		     struct kd_err *err);
 int git_bisect_mark(struct git_bisect *gb, const char *verdict,
 		    struct git_bisect_step *step, struct kd_err *err);

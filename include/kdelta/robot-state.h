@@ -21,6 +21,16 @@
 #define ROBOT_TEST_BISECT "bisect"
 #define ROBOT_TEST_DONE "done"
 
+/*
+ * How a done test ended (tests.outcome): its verdict's kind.  Clean heads
+ * bound later bisections; undecided ones are neither clean nor mailed.
+ */
+#define ROBOT_OUTCOME_CLEAN "clean"		/* no workload result worse */
+#define ROBOT_OUTCOME_FOUND "found"		/* a first bad commit */
+#define ROBOT_OUTCOME_UNDECIDED "undecided"	/* more runs would tell */
+#define ROBOT_OUTCOME_NOT_REPRODUCIBLE "not reproducible"
+#define ROBOT_OUTCOME_FAILED "failed"		/* a build, a run, bisect */
+
 struct robot_test {
 	long long id;
 	char *branch, *job, *base, *head;
@@ -57,6 +67,10 @@ int robot_state_set_test(struct robot_state *st, long long id,
 			 const char *state, const char *metric,
 			 const char *verdict, double change,
 			 struct kd_err *err);
+/* A test done: its outcome (ROBOT_OUTCOME_*) and verdict. */
+int robot_state_test_done(struct robot_state *st, long long id,
+			  const char *outcome, const char *verdict,
+			  struct kd_err *err);
 
 /*
  * Batches of runs, by purpose: *done and *outcome (caller frees; one

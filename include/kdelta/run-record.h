@@ -25,6 +25,15 @@
 
 /* What the runner records under "kdelta". */
 #define RUN_RECORD_SETUP "setup"	/* kdelta run --setup */
+#define RUN_RECORD_START "start_time"	/* when it started (epoch) */
+/*
+ * Its batch (an identifier drawn per batch), its job's round in the batch
+ * (from 0), and the batch's --tag: runs with the same batch and round ran
+ * alongside each other (runner.h).
+ */
+#define RUN_RECORD_BATCH "batch"
+#define RUN_RECORD_ROUND "round"
+#define RUN_RECORD_TAG "tag"
 /* The disturbance of the run (src/run/disturbance.c writes them). */
 #define RUN_RECORD_LOAD_START "load_avg_start"
 #define RUN_RECORD_LOAD_END "load_avg_end"
@@ -65,6 +74,17 @@ char *run_record_machine(const struct jnode *root);
  */
 #define RUN_DISTURBED_STALL_PERCENT 10
 char *run_record_disturbance(const struct jnode *root);
+
+/* Where a run was in its batch: its kdelta.batch, .round, .tag, start. */
+struct run_place {
+	const char *batch;	/* NULL: an older kdelta's run */
+	long round;		/* -1 when not recorded */
+	const char *tag;	/* NULL: none */
+	double start;		/* epoch; 0 when not recorded */
+};
+
+/* The place of root's run (its strings are root's). */
+void run_record_place(const struct jnode *root, struct run_place *out);
 
 /* A job parameter: key ("section.key" where needed) and value. */
 struct param {

@@ -61,6 +61,14 @@ struct runner_opts {
 	enum run_order order;
 	uint64_t seed;			/* of the shuffled order */
 	/*
+	 * Recorded in each run's job.yaml as kdelta.tag (NULL: none), so that
+	 * whoever asked for the runs (bisect, the robot) finds them again.
+	 * Every run also records kdelta.batch, an identifier drawn for the
+	 * batch, and kdelta.round, its job's round in it: runs with the same
+	 * batch and round ran alongside each other.
+	 */
+	const char *tag;
+	/*
 	 * Rounds added after the planned ones, while a workload result of a
 	 * job is neither changed nor the same against the first commit
 	 * (kdelta/run-decide.h), up to max_runs runs a side.

@@ -48,6 +48,11 @@ int write_file_atomic_gz(const char *path, const void *data, size_t len,
  */
 #define STALE_TMP_AGE 60
 size_t remove_stale_tmp_files(const char *dir);
+/*
+ * Removes path and everything below it, without following symbolic links
+ * (nftw()); no such path is no error.
+ */
+int remove_tree(const char *path, struct kd_err *err);
 /* mkdir -p; mode 0755. */
 int mkdir_p(const char *path, struct kd_err *err);
 bool path_exists(const char *path);
@@ -82,6 +87,12 @@ uint64_t hash64(const void *data, size_t len);
  * For reproducible choices (the order of runs), never for secrets.
  */
 uint64_t splitmix64(uint64_t *state);
+
+/*
+ * 64 random bits (getrandom(), else the clock and the pid mixed): for
+ * identifiers that must differ between batches, never for secrets.
+ */
+uint64_t random_u64(void);
 
 /* Seconds since the epoch, and a monotonic clock, as doubles. */
 double now_epoch(void);

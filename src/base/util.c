@@ -2,12 +2,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -482,6 +484,19 @@ uint64_t hash64(const void *data, size_t len)
 	return h;
 }
 
+uint64_t random_u64(void)
+{
+	uint64_t value;
+
+	if (getrandom(&value, sizeof(value), 0) != sizeof(value)) {
+		uint64_t state = (uint64_t)(now_epoch() * 1e6) ^
+				 ((uint64_t)getpid() << 32);
+
+		value = splitmix64(&state);
+	}
+	return value;
+}
+
 uint64_t splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -590,4 +605,27 @@ char *absolute_path(const char *path)
 	if (!strcmp(path, "."))
 		return xstrdup(cwd);
 	return xasprintf("%s/%s", cwd, path);
+}
+
+/* nftw() callback of remove_tree(): the entry, children first. */
+static int remove_entry(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 &&
+	       errno != ENOENT ? -1 : 0;
+}
+
+int remove_tree(const char *path, struct kd_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0
+			: kd_error(err, "%s: %s", path, strerror(errno));
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return kd_error(err, "%s: cannot remove: %s", path,
+				strerror(errno));
+	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Classifying a commit during a bisection: on good's side of the midpoint
- * between good and bad, on bad's, or not yet known.
+ * The statistics of a bisection: rounds of runs taken alongside each
+ * other, compared round by round (bisect-classify.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,6 @@
 #include <gsl/gsl_cdf.h>
 
 #include "kdelta/bisect-classify.h"
-#include "kdelta/sequential.h"
 #include "kdelta/stats.h"
 #include "kdelta/util.h"
 
@@ -25,128 +24,298 @@ const char *bisect_class_name(enum bisect_class verdict)
 	return class_names[verdict];
 }
 
-/* 1 / (1/n_x + 1/(4 n_good) + 1/(4 n_bad)) */
-static double information(size_t n_good, size_t n_bad, size_t n_x)
+/* Runs are alongside when one batch ran them in one round. */
+static bool same_round(const struct tagged_run *a, const struct tagged_run *b)
 {
-	if (!n_good || !n_bad || !n_x)
+	return a->batch && b->batch && a->round >= 0 &&
+	       a->round == b->round && !strcmp(a->batch, b->batch);
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct bisect_round *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+size_t bisect_pair_rounds(const struct tagged_runs *const *records, size_t n,
+			  struct bisect_round **out)
+{
+	size_t count = 0, alloc = 0;
+
+	*out = NULL;
+	if (!n || n > BISECT_ROUND_MAX)
 		return 0;
-	return 1 / (1.0 / n_x + 1 / (4.0 * n_good) + 1 / (4.0 * n_bad));
+	for (size_t i = 0; i < records[0]->n; i++) {
+		const struct tagged_run *first = &records[0]->at[i];
+		struct bisect_round r = { .start = first->start };
+		bool complete = isfinite(first->value);
+
+		r.value[0] = first->value;
+		r.disturbed[0] = first->disturbed != NULL;
+		for (size_t c = 1; c < n && complete; c++) {
+			const struct tagged_run *match = NULL;
+
+			for (size_t j = 0; j < records[c]->n && !match; j++)
+				if (same_round(first, &records[c]->at[j]))
+					match = &records[c]->at[j];
+			complete = match && isfinite(match->value);
+			if (!complete)
+				break;
+			r.value[c] = match->value;
+			r.disturbed[c] = match->disturbed != NULL;
+			if (match->start < r.start)
+				r.start = match->start;
+		}
+		if (!complete || !first->batch)
+			continue;
+		ALLOC_GROW(*out, count + 1, alloc);
+		(*out)[count++] = r;
+	}
+	if (count)
+		qsort(*out, count, sizeof(**out), by_start);
+	return count;
 }
 
-double bisect_information(const struct bisect_look *look, size_t max_runs)
+bool bisect_round_compared(const struct bisect_round *r, size_t n)
 {
-	return information(look->n_good, look->n_bad, look->n_x) /
-	       information(max_runs, max_runs, max_runs);
+	size_t disturbed = 0;
+
+	for (size_t c = 0; c < n; c++)
+		disturbed += r->disturbed[c];
+	return disturbed == 0 || disturbed == n;
 }
 
-void bisect_judge(double z, const struct bisect_samples *good,
-		  const struct bisect_samples *bad,
-		  const struct bisect_samples *x,
-		  struct bisect_classification *out)
+/*
+ * The looks of a sequence of rounds: one after every round from min_runs
+ * on, at the rounds compared so far (compared[p]: in the first p + 1),
+ * when there are at least 2.  Their boundaries, all at once
+ * (seq_boundaries(): a look that adds no information spends nothing);
+ * the last look, when final, spends what is left.  Returns the number of
+ * looks; look j is after rounds[at[j]].
+ */
+static size_t plan_looks(const size_t *compared, size_t n, size_t min_runs,
+			 size_t max_runs, double alpha, bool final,
+			 size_t *at, double *z)
 {
-	struct sample_summary g, b, s;
-	double vx, vg, vb, se, span, reach;
+	double *t = xcalloc(n ? n : 1, sizeof(*t));
+	size_t looks = 0;
 
-	memset(out, 0, sizeof(*out));
+	for (size_t p = min_runs < 1 ? 0 : min_runs - 1; p < n; p++) {
+		if (compared[p] < 2)
+			continue;
+		at[looks] = p;
+		t[looks++] = (double)compared[p] / (double)max_runs;
+	}
+	if (looks) {
+		seq_boundaries(SEQ_OBRIEN_FLEMING, alpha, t, looks, z);
+		if (final && at[looks - 1] == n - 1)
+			z[looks - 1] = seq_boundary(SEQ_OBRIEN_FLEMING, alpha,
+						    t, looks, true);
+	}
+	free(t);
+	return looks;
+}
+
+/* One look at k differences with boundary z. */
+static void judge(const double *d, const double *span, size_t k, double z,
+		  int direction, struct bisect_classification *out)
+{
+	struct sample_summary sd, ss;
+	double half;
+
 	out->verdict = BISECT_UNDECIDED;
 	out->position = NAN;
 	out->low = -INFINITY;
 	out->high = INFINITY;
 	out->z = z;
 	out->level = isfinite(z) ? 2 * gsl_cdf_ugaussian_Q(z) : 0;
-	if (good->n < 2 || bad->n < 2 || x->n < 2)
+	if (k < 2)
 		return;
-	summarize(good->x, good->n, &g);
-	summarize(bad->x, bad->n, &b);
-	summarize(x->x, x->n, &s);
-	out->midpoint = (g.mean + b.mean) / 2;
-	span = b.mean - g.mean;
-	if (span == 0)
-		return;		/* good and bad alike: no side to be on */
-	out->position = 0.5 + (s.mean - out->midpoint) / span;
-	vx = s.stddev * s.stddev / x->n;
-	vg = g.stddev * g.stddev / (4.0 * good->n);
-	vb = b.stddev * b.stddev / (4.0 * bad->n);
-	se = sqrt(vx + vg + vb);
-	if (se == 0) {
-		/* Constant samples: the mean is where it is. */
-		out->low = out->high = out->position;
-	} else if (out->level > 0) {
-		size_t fewest = x->n < good->n ? x->n : good->n;
-
-		out->df = (double)((fewest < bad->n ? fewest : bad->n) - 1);
-		reach = gsl_cdf_tdist_Qinv(out->level / 2, out->df) * se /
-			fabs(span);
-		out->low = out->position - reach;
-		out->high = out->position + reach;
-	}
-	if (out->low > 0.5)
-		out->verdict = BISECT_BAD;
-	else if (out->high < 0.5)
-		out->verdict = BISECT_GOOD;
+	summarize(d, k, &sd);
+	summarize(span, k, &ss);
+	if (!isfinite(z))
+		half = INFINITY;
+	else if (sd.stddev == 0)
+		half = 0;	/* the same difference every round */
+	else
+		half = gsl_cdf_tdist_Qinv(out->level / 2, (double)(k - 1)) *
+		       sd.stddev / sqrt((double)k);
+	if (sd.mean - half > 0)
+		out->verdict = direction > 0 ? BISECT_BAD : BISECT_GOOD;
+	else if (sd.mean + half < 0)
+		out->verdict = direction > 0 ? BISECT_GOOD : BISECT_BAD;
+	if (direction * ss.mean <= 0)
+		return;		/* these rounds do not tell good from bad */
+	out->position = 0.5 + sd.mean / ss.mean;
+	out->low = 0.5 + (sd.mean - direction * half) / ss.mean;
+	out->high = 0.5 + (sd.mean + direction * half) / ss.mean;
 }
 
-int bisect_classify(const struct bisect_look *looks, size_t k,
-		    size_t max_runs, bool last,
-		    const struct bisect_samples *good,
-		    const struct bisect_samples *bad,
-		    const struct bisect_samples *x,
-		    struct bisect_classification *out)
+void bisect_classify(const struct bisect_round *rounds, size_t n,
+		     size_t min_runs, size_t max_runs, bool last,
+		     int direction, struct bisect_classification *out)
 {
-	double *t, z;
+	double *d = xcalloc(n ? n : 1, sizeof(*d));
+	double *span = xcalloc(n ? n : 1, sizeof(*span));
+	size_t *compared = xcalloc(n ? n : 1, sizeof(*compared));
+	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
+	double *z = xcalloc(n ? n : 1, sizeof(*z));
+	size_t k = 0, looks;
 
-	if (!k || looks[k - 1].n_good != good->n ||
-	    looks[k - 1].n_bad != bad->n || looks[k - 1].n_x != x->n)
-		return -1;
-	t = xmalloc(k * sizeof(*t));
-	for (size_t j = 0; j < k; j++)
-		t[j] = bisect_information(&looks[j], max_runs);
-	z = seq_boundary(SEQ_OBRIEN_FLEMING, BISECT_CLASSIFY_ALPHA, t, k,
-			 last);
-	free(t);
-	bisect_judge(z, good, bad, x, out);
-	return 0;
-}
+	for (size_t i = 0; i < n; i++) {
+		const double *v = rounds[i].value;
 
-/* The variance of a sample's mean, divided by scale. */
-static double mean_variance(const struct bisect_samples *x, double scale)
-{
-	struct sample_summary sum;
-
-	summarize(x->x, x->n, &sum);
-	return sum.stddev * sum.stddev / (x->n * scale);
-}
-
-enum bisect_next bisect_next_run(const struct bisect_samples *good,
-				 const struct bisect_samples *bad,
-				 const struct bisect_samples *x,
-				 size_t min_runs, size_t max_runs)
-{
-	const struct bisect_samples *which[] = { x, good, bad };
-	static const enum bisect_next next[] = {
-		BISECT_NEXT_COMMIT, BISECT_NEXT_GOOD, BISECT_NEXT_BAD,
-	};
-	static const double scale[] = { 1, 4, 4 };
-	enum bisect_next best = BISECT_NEXT_NONE;
-	double most = -1;
-
-	if (x->n < min_runs)
-		return x->runs < max_runs ? BISECT_NEXT_COMMIT : BISECT_NEXT_NONE;
-	/* the degrees of freedom are the fewest samples' */
-	for (size_t i = 1; i < ARRAY_SIZE(which); i++) {
-		const struct bisect_samples *other = which[3 - i];
-
-		if (which[i]->n < x->n && which[i]->runs < max_runs &&
-		    (which[i]->n <= other->n || other->runs >= max_runs))
-			return next[i];
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(which); i++) {
-		double v = mean_variance(which[i], scale[i]);
-
-		if (which[i]->runs < max_runs && v > most) {
-			most = v;
-			best = next[i];
+		if (bisect_round_compared(&rounds[i], 3)) {
+			d[k] = v[2] - (v[0] + v[1]) / 2;
+			span[k++] = v[1] - v[0];
 		}
+		compared[i] = k;
 	}
-	return best;
+	memset(out, 0, sizeof(*out));
+	out->verdict = BISECT_UNDECIDED;
+	out->position = NAN;
+	out->low = -INFINITY;
+	out->high = INFINITY;
+	out->rounds = n;
+	out->compared = k;
+	looks = plan_looks(compared, n, min_runs, max_runs,
+			   BISECT_CLASSIFY_ALPHA, last, at, z);
+	for (size_t j = 0; j < looks; j++) {
+		judge(d, span, compared[at[j]], z[j], direction, out);
+		out->rounds = at[j] + 1;
+		out->compared = compared[at[j]];
+		out->looks = j + 1;
+		if (out->verdict != BISECT_UNDECIDED)
+			break;
+	}
+	free(z);
+	free(at);
+	free(compared);
+	free(span);
+	free(d);
+}
+
+/*
+ * The change of b against a, round by round: the mean of the rounds' log
+ * ratios ln(b / a) with t's interval at the look's level, as a change in
+ * percent (or, for a percentage or values not all positive, the mean
+ * difference, in points or in percent of a's mean).
+ */
+static void paired_interval(const struct seq_design *d, const double *a,
+			    const double *b, size_t k, double level,
+			    struct change_interval *ci)
+{
+	double *l = xcalloc(k, sizeof(*l));
+	bool ratio = !d->points;
+	struct sample_summary sl, sa;
+	double half;
+
+	for (size_t i = 0; i < k && ratio; i++)
+		ratio = a[i] > 0 && b[i] > 0;
+	for (size_t i = 0; i < k; i++)
+		l[i] = ratio ? log(b[i] / a[i]) : b[i] - a[i];
+	summarize(l, k, &sl);
+	summarize(a, k, &sa);
+	ci->df = (double)(k - 1);
+	ci->critical = gsl_cdf_tdist_Qinv(level / 2, ci->df);
+	half = sl.stddev == 0 ? 0 : ci->critical * sl.stddev / sqrt((double)k);
+	if (ratio) {
+		ci->estimate = 100 * expm1(sl.mean);
+		ci->low = 100 * expm1(sl.mean - half);
+		ci->high = 100 * expm1(sl.mean + half);
+	} else {
+		double scale = d->points ? 1 : 100 / fabs(sa.mean);
+
+		ci->estimate = sl.mean * scale;
+		ci->low = (sl.mean - half) * scale;
+		ci->high = (sl.mean + half) * scale;
+	}
+	ci->bounded = isfinite(ci->low) && isfinite(ci->high);
+	free(l);
+}
+
+/*
+ * seq_judge() on rounds: the paired interval instead of Fieller's; with a
+ * direction, the one-sided claims: changed that way, or not by min_change.
+ */
+static void paired_judge(const struct seq_design *d, double z, bool last,
+			 int direction, const double *a, const double *b,
+			 size_t k, struct seq_result *out)
+{
+	const struct change_interval *ci = &out->ci;
+
+	memset(out, 0, sizeof(*out));
+	out->z = z;
+	out->level = isfinite(z) ? 2 * gsl_cdf_ugaussian_Q(z) : 0;
+	out->verdict = last ? SEQ_UNDECIDED : SEQ_CONTINUE;
+	out->ci.estimate = NAN;
+	out->ci.low = -INFINITY;
+	out->ci.high = INFINITY;
+	if (k < 2 || !(out->level > 0))
+		return;
+	paired_interval(d, a, b, k, out->level, &out->ci);
+	if (!ci->bounded)
+		return;
+	if (direction) {
+		double toward = direction > 0 ? ci->low : -ci->high;
+		double beyond = direction > 0 ? ci->high : -ci->low;
+
+		if (toward > 0 && direction * ci->estimate >= d->min_change)
+			out->verdict = SEQ_CHANGED;
+		else if (beyond < d->min_change)
+			out->verdict = SEQ_SAME;
+		return;
+	}
+	if ((ci->low > 0 || ci->high < 0) &&
+	    fabs(ci->estimate) >= d->min_change)
+		out->verdict = SEQ_CHANGED;
+	else if (ci->low > -d->min_change && ci->high < d->min_change)
+		out->verdict = SEQ_SAME;
+}
+
+void bisect_compare_ends(const struct seq_design *d,
+			 const struct bisect_round *rounds, size_t n,
+			 size_t min_runs, bool last, int direction,
+			 struct seq_result *out, size_t *compared)
+{
+	double *a = xcalloc(n ? n : 1, sizeof(*a));
+	double *b = xcalloc(n ? n : 1, sizeof(*b));
+	size_t *kept = xcalloc(n ? n : 1, sizeof(*kept));
+	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
+	double *z = xcalloc(n ? n : 1, sizeof(*z));
+	size_t k = 0, looks;
+
+	for (size_t i = 0; i < n; i++) {
+		if (bisect_round_compared(&rounds[i], 2)) {
+			a[k] = rounds[i].value[0];
+			b[k++] = rounds[i].value[1];
+		}
+		kept[i] = k;
+	}
+	memset(out, 0, sizeof(*out));
+	out->verdict = SEQ_CONTINUE;
+	out->ci.estimate = NAN;
+	out->ci.low = -INFINITY;
+	out->ci.high = INFINITY;
+	*compared = 0;
+	/* information k / max_runs: seq_information() of k runs a side */
+	looks = plan_looks(kept, n, min_runs, d->max_runs, d->alpha, last, at,
+			   z);
+	for (size_t j = 0; j < looks; j++) {
+		bool final = last && at[j] == n - 1;
+
+		paired_judge(d, z[j], final, direction, a, b, kept[at[j]],
+			     out);
+		*compared = kept[at[j]];
+		if (out->verdict == SEQ_CHANGED || out->verdict == SEQ_SAME)
+			break;
+	}
+	if (last && out->verdict == SEQ_CONTINUE)
+		out->verdict = SEQ_UNDECIDED;
+	free(z);
+	free(at);
+	free(kept);
+	free(b);
+	free(a);
 }

@@ -287,12 +287,17 @@ static int git_bisect_command(struct git_bisect *gb, const char *const *args,
 	return ret;
 }
 
-int git_bisect_start(struct git_bisect *gb, struct git_bisect_step *step,
+int git_bisect_start(struct git_bisect *gb, const char *good,
+		     const char *bad, struct git_bisect_step *step,
 		     struct kd_err *err)
 {
-	const char *start[] = { "bisect", "start", gb->bad, gb->good, "--",
-				NULL };
+	const char *reset[] = { "bisect", "reset", NULL };
+	const char *start[] = { "bisect", "start", bad, good, "--", NULL };
 
+	/* Anew: "git bisect start" would take the bisected commit as HEAD. */
+	if (is_file(gb, "BISECT_START") &&
+	    git_ok(gb->repo, "bisect reset", reset, NULL, err) < 0)
+		return -1;
 	return git_bisect_command(gb, start, step, err);
 }
 

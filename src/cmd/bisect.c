@@ -4,6 +4,7 @@
  * bisect_run() (src/bisect/bisect.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "kdelta/executor.h"
 #include "kdelta/job.h"
 #include "kdelta/params.h"
+#include "kdelta/catalogue.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/proc.h"
 #include "kdelta/report.h"
@@ -36,31 +38,41 @@ static void bisect_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: kdelta bisect --repo DIR --good G --bad B --build CMD\n"
-		"                     [--metric M] [--runs N] [--max-runs N]\n"
-		"                     [--min-change PCT] [--result-root DIR]\n"
+		"                     [--install CMD] [--metric M] [--runs N]\n"
+		"                     [--max-runs N] [--min-change PCT]\n"
+		"                     [--result-root DIR]\n"
 		"                     [--work-dir DIR] [--report FILE] JOB.yaml\n"
 		"\n"
 		"Finds the first commit between G (good) and B (bad) of the git repository\n"
 		"DIR that changed a metric of the job: shows that G and B differ, then\n"
-		"drives 'git bisect', and for each commit it proposes checks it out, runs\n"
-		"'sh -c CMD' in DIR to build it, and runs the job, adding runs until a\n"
-		"sequential test shows the commit closer to G or to B.  Each run is\n"
-		"stored under the commit's full hash: an interrupted bisect resumes where\n"
-		"it stopped.\n"
+		"drives 'git bisect', and measures each commit it proposes in rounds with\n"
+		"G and B (a run of each, shuffled), comparing the commit only with the\n"
+		"runs of G and B of its own rounds, until a sequential test shows it on\n"
+		"G's side or on B's.  A round whose runs were disturbed unevenly (load,\n"
+		"pressure, another run beside it) is left out.  When the commit found is\n"
+		"not the first that moved the metric towards B by --min-change (its parent\n"
+		"differs from G), bisects between G and that parent; when that cannot be\n"
+		"told, says undecided.  Each run is stored under the commit's full hash,\n"
+		"tagged with its look: an interrupted bisect resumes where it stopped.\n"
 		"\n"
 		"    --repo DIR          the git repository; its work tree must be clean\n"
 		"    --good G, --bad B   revisions: G without the change, B with it\n"
 		"    --build CMD         builds and installs the checked-out commit, before\n"
-		"                        every run; {commit} is replaced by the full hash,\n"
+		"                        every run (with --install: builds it, once);\n"
+		"                        {commit} is replaced by the full hash,\n"
 		"                        $KDELTA_COMMIT set; a failing build skips the commit\n"
+		"    --install CMD       with it, each commit is built once, in a work tree\n"
+		"                        of its own in the work directory, and 'sh -c CMD'\n"
+		"                        runs there before each run to put that build in\n"
+		"                        place ({commit} replaced)\n"
 		"    --metric M          what to bisect (default: the job's key result, the\n"
 		"                        first result its workload prints)\n"
-		"    --runs N            runs of a commit before its first verdict\n"
+		"    --runs N            rounds of a look before its first verdict\n"
 		"                        (default %d, at least 2)\n"
-		"    --max-runs N        runs of a commit at most; undecided then: skipped\n"
-		"                        (default %d)\n"
-		"    --min-change PCT    smallest change between G and B that counts\n"
-		"                        (default %g)\n"
+		"    --max-runs N        rounds of a look at most; a commit undecided then\n"
+		"                        is skipped (default %d)\n"
+		"    --min-change PCT    smallest change that counts, between G and B and\n"
+		"                        for an earlier change (default %g)\n"
 		"    --result-root DIR   the store (default: $KDELTA_RESULT_ROOT, else\n"
 		"                        /var/lib/kdelta/results for root, else\n"
 		"                        ~/.local/share/kdelta/results)\n"
@@ -71,8 +83,8 @@ static void bisect_usage(FILE *out)
 		"                        commit to FILE ('-': standard output)\n"
 		"\n"
 		"Exit status: 0 first bad commit found, 1 it could not be found (good or\n"
-		"bad failed to build or run, only skipped commits left), 2 bad usage or\n"
-		"input, 3 good and bad do not differ, 4 the results could not be\n"
+		"bad failed to build or run, only skipped commits left, undecided), 2 bad\n"
+		"usage or input, 3 good and bad do not differ, 4 the results could not be\n"
 		"written (disk full, read-only), 128+N stopped by signal N.\n"
 		"See kdelta(1).\n",
 		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
@@ -81,7 +93,7 @@ static void bisect_usage(FILE *out)
 
 struct bisect_args {
 	struct bisect_opts o;
-	const char *build, *result_root, *work_dir, *report;
+	const char *build, *install, *result_root, *work_dir, *report;
 	long runs, max_runs;
 	struct job_set set;
 };
@@ -133,6 +145,7 @@ static int take_option(struct bisect_args *a, int c, const char *arg)
 	case 'g': a->o.good = arg; break;
 	case 'b': a->o.bad = arg; break;
 	case 'B': a->build = arg; break;
+	case 'I': a->install = arg; break;
 	case 'm': a->o.metric = metric_current_name(arg); break;
 	case 'R': a->result_root = arg; break;
 	case 'W': a->work_dir = arg; break;
@@ -152,6 +165,7 @@ static int parse_options(int argc, char **argv, struct bisect_args *a)
 		{ "good", required_argument, NULL, 'g' },
 		{ "bad", required_argument, NULL, 'b' },
 		{ "build", required_argument, NULL, 'B' },
+		{ "install", required_argument, NULL, 'I' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "max-runs", required_argument, NULL, 'M' },
@@ -210,13 +224,64 @@ static int check_args(struct bisect_args *a, int argc, char **argv)
 	return 0;
 }
 
-static void print_found(const struct bisect_result *r)
+/* " (-50.1%, interval -51.0% to -49.2%)" */
+static void print_change(const struct change_interval *ci, bool points)
+{
+	const char *unit = points ? " points" : "%";
+
+	if (!isfinite(ci->estimate))
+		return;
+	printf(" %+.1f%s", ci->estimate, unit);
+	if (ci->bounded)
+		printf(" (interval %+.1f%s to %+.1f%s)", ci->low, unit,
+		       ci->high, unit);
+}
+
+/* What the look at good against the first bad commit's parent found. */
+static void print_earlier(const struct bisect_opts *o,
+			  const struct bisect_result *r)
+{
+	const struct seq_result *e = &r->earlier;
+	bool points = metric_is_percent(metric_catalogue_default(),
+					r->metric);
+	const char *unit = points ? " points" : "%";
+
+	if (!r->earlier_commit || e->verdict == SEQ_CONTINUE)
+		return;
+	printf("before it: its parent %.12s against good %.12s:",
+	       r->earlier_commit, r->good);
+	print_change(&e->ci, points);
+	if (e->verdict == SEQ_SAME)
+		printf(", no change of %g%s or more towards bad\n",
+		       o->min_change, unit);
+	else
+		printf(", undecided whether it changed by %g%s or more towards bad (more --max-runs, or a larger --min-change, would tell)\n",
+		       o->min_change, unit);
+}
+
+/* Changes the search went past, to an earlier one. */
+static void print_later(const struct bisect_result *r)
+{
+	for (size_t i = 0; i < r->n_later; i++)
+		printf("a later change: %s (\"%s\")\n", r->later[i],
+		       r->later_subjects ? r->later_subjects[i] : "");
+}
+
+static void print_found(const struct bisect_opts *o,
+			const struct bisect_result *r)
 {
 	struct strbuf table = STRBUF_INIT;
 
 	render_lkp(&r->cmp, &r->opt, &table);
-	printf("first bad commit: %s (\"%s\")\n", r->first_bad, r->subject);
+	if (r->end == BISECT_FOUND)
+		printf("first bad commit: %s (\"%s\")\n", r->first_bad,
+		       r->subject);
+	else
+		printf("first bad commit: undecided: %s (\"%s\") changed it, but whether an earlier commit did too is undecided\n",
+		       r->first_bad, r->subject);
 	printf("metric: %s\n", r->metric);
+	print_earlier(o, r);
+	print_later(r);
 	if (r->base_is_parent)
 		printf("compared with its parent %s\n\n", r->base);
 	else
@@ -228,12 +293,14 @@ static void print_found(const struct bisect_result *r)
 
 static void print_range(const struct bisect_result *r)
 {
-	printf("first bad commit: one of these %zu, which could not all be tested:\n",
+	printf("first bad commit: undecided: one of these %zu, which could not all be tested or decided:\n",
 	       r->n_candidates);
 	for (size_t i = 0; i < r->n_candidates; i++)
 		printf("  %s (\"%s\")\n", r->candidates[i],
 		       r->candidate_subjects[i]);
-	printf("metric: %s\n\n", r->metric);
+	printf("metric: %s\n", r->metric);
+	print_later(r);
+	printf("\n");
 }
 
 static void print_not_reproducible(const struct bisect_opts *o,
@@ -254,7 +321,8 @@ static int write_report(const struct bisect_args *a, struct bisect_result *r,
 {
 	struct report_options ro = { 0 };
 	struct strbuf mail = STRBUF_INIT;
-	int ret = bisect_report_write(r, &a->o, a->build, &ro, &mail, err);
+	int ret = bisect_report_write(r, &a->o, a->build, a->install, &ro,
+				      &mail, err);
 
 	if (ret >= 0 && !strcmp(a->report, "-"))
 		fwrite(mail.buf, 1, mail.len, stdout);
@@ -281,7 +349,8 @@ static int print_result(const struct bisect_args *a, struct bisect_result *r)
 		print_range(r);
 		break;
 	case BISECT_FOUND:
-		print_found(r);
+	case BISECT_EARLIER_UNDECIDED:
+		print_found(&a->o, r);
 		break;
 	}
 	printf("git bisect log:\n%s", r->log.buf);
@@ -323,7 +392,7 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 {
 	struct local_executor_opts lo = {
-		.repo = a->o.repo, .build = a->build,
+		.repo = a->o.repo, .build = a->build, .install = a->install,
 		.result_root = a->o.result_root, .work_dir = wd,
 		.cancel_fd = a->o.cancel_fd,
 		.command = "bisect", .progress = stderr,

@@ -32,7 +32,7 @@ static void run_usage(FILE *out)
 		"usage: kdelta run JOB.yaml... [--commit ID | --commits A,B,...]\n"
 		"                  [--runs N] [--warmup N] [--result-root DIR]\n"
 		"                  [--work-dir DIR] [--setup CMD]\n"
-		"                  [--order shuffled|fixed] [--seed N]\n"
+		"                  [--order shuffled|fixed] [--seed N] [--tag TEXT]\n"
 		"                  [--no-wait | --concurrent]\n"
 		"                  [--until-decided [--max-runs N] [--min-change PCT]]\n"
 		"\n"
@@ -60,6 +60,9 @@ static void run_usage(FILE *out)
 		"    --seed N            the order of the rounds that seed N gives (printed,\n"
 		"                        and recorded in each run's job.yaml); default: a\n"
 		"                        random seed\n"
+		"    --tag TEXT          recorded in each run's job.yaml (kdelta.tag), with\n"
+		"                        the batch and round it ran in (bisect and the\n"
+		"                        robot find their runs by it)\n"
 		"    --until-decided     after the runs, add rounds of the jobs whose workload\n"
 		"                        results are neither changed nor the same against\n"
 		"                        the first commit (a sequential test, see kdelta(1))\n"
@@ -100,6 +103,7 @@ struct run_args {
 	double min_change;		/* < 0: not given */
 	bool seed_given;
 	uint64_t seed;
+	const char *tag;
 	char **labels;
 	size_t n_labels;
 	struct job **jobs;
@@ -190,6 +194,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "max-runs", required_argument, NULL, 'm' },
 		{ "min-change", required_argument, NULL, 'M' },
 		{ "concurrent", no_argument, NULL, 'x' },
+		{ "tag", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_parser p = { "run", "", options, 0, "" };
@@ -250,6 +255,13 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 			break;
 		case 'x':
 			a->concurrent = true;
+			break;
+		case 't':
+			if (!*optarg || strchr(optarg, '\n')) {
+				cmd_error("run", "--tag expects one line of text");
+				return -1;
+			}
+			a->tag = optarg;
 			break;
 		case CMD_HELP:
 			run_usage(stdout);
@@ -510,6 +522,7 @@ static int run_batch(struct run_args *a)
 						 : COMPARE_DEFAULT_MIN_CHANGE,
 		.alpha = 0.05,
 		.seed = a->seed_given ? a->seed : random_seed(),
+		.tag = a->tag,
 		.log = stderr, .live = isatty(STDERR_FILENO),
 	};
 	struct runner_summary summary;

@@ -93,7 +93,8 @@ static void slurm_failure(const struct proc *p, struct strbuf *why)
 
 /* A commit's complete runs under host (0 without a host). */
 static int count_runs(const struct slurm_executor *se, const struct job *job,
-		      const char *host, const char *commit, size_t *ok,
+		      const char *tag, const char *host, const char *commit,
+		      size_t *ok,
 		      size_t *failed, char **last_failure, struct kd_err *err)
 {
 	char *dir;
@@ -105,7 +106,7 @@ static int count_runs(const struct slurm_executor *se, const struct job *job,
 	if (!host)
 		return 0;
 	dir = runner_commit_dir(job, se->o.result_root, host, commit);
-	ret = store_count_runs(dir, ok, failed, last_failure, err);
+	ret = measure_count_runs(dir, tag, ok, failed, last_failure, err);
 	free(dir);
 	return ret;
 }
@@ -158,6 +159,7 @@ static void write_script(const struct slurm_executor *se,
 	add_quoted_line(sb, "root=", se->o.result_root);
 	add_quoted_line(sb, "setup=", setup.buf);
 	add_quoted_line(sb, "work=", se->o.work_dir ? se->o.work_dir : "");
+	add_quoted_line(sb, "tag=", req->tag ? req->tag : "");
 	strbuf_addstr(sb,
 		"rm -f \"$dir/" BATCH_FOUND "\" \"$dir/found.tmp\"\n"
 		"trap 'exit 143' TERM\n"
@@ -204,9 +206,9 @@ static void write_script(const struct slurm_executor *se,
 		"\t[ -n \"$list\" ] || return 0\n"
 		"\t: >\"$base/run.err\"\n"
 		"\tcase $list in\n"
-		"\t*,*) \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commits \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} --setup \"$setup\" 2>\"$base/run.err\";;\n"
+		"\t*,*) \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commits \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} --setup \"$setup\" ${tag:+--tag \"$tag\"} 2>\"$base/run.err\";;\n"
 		"\t*) build \"$list\" \"$(echo \"$build\" | sed \"s/{commit}/$list/g\")\" &&\n"
-		"\t   \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commit \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} 2>\"$base/run.err\";;\n"
+		"\t   \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commit \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} ${tag:+--tag \"$tag\"} 2>\"$base/run.err\";;\n"
 		"\tesac\n"
 		"\tstatus=$?\n"
 		"\tcat \"$base/run.err\" >&2 2>/dev/null\n"
@@ -270,8 +272,8 @@ static int prepare_batch(struct slurm_executor *se,
 	for (size_t i = 0; i < n && !ret; i++) {
 		size_t ok, failed;
 
-		ret = count_runs(se, req->job, se->ex.host, req->commits[i],
-				 &ok, &failed, NULL, err);
+		ret = count_runs(se, req->job, req->tag, se->ex.host,
+				 req->commits[i], &ok, &failed, NULL, err);
 		missing[i] = ok < req->runs ? req->runs - ok : 0;
 		strbuf_addf(&before, "%s %zu %zu\n", req->commits[i], ok,
 			    failed);
@@ -532,8 +534,8 @@ static int read_outcome(struct slurm_executor *se,
 			res->outcome[i] = MEASURE_BUILD_FAILED;
 			res->why[i] = why;
 			why = NULL;
-		} else if (!(ret = count_runs(se, req->job, host, c, &ok,
-					      &failed, &failure, err))) {
+		} else if (!(ret = count_runs(se, req->job, req->tag, host, c,
+					      &ok, &failed, &failure, err))) {
 			res->added[i] = ok > ok0 ? ok - ok0 : 0;
 			if (ok >= req->runs) {
 				res->outcome[i] = MEASURE_OK;

@@ -14,6 +14,7 @@
 #include "kdelta/git.h"
 #include "kdelta/machine.h"
 #include "kdelta/proc.h"
+#include "kdelta/commit-dir.h"
 #include "kdelta/runlock.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
@@ -63,13 +64,36 @@ void measure_result_release(struct measure_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-char *measure_setup_command(const char *repo, const char *build)
+int measure_count_runs(const char *commit_dir, const char *tag, size_t *ok,
+		       size_t *failed, char **last_failure, struct kd_err *err)
+{
+	struct tagged_runs rr;
+
+	if (!tag)
+		return store_count_runs(commit_dir, ok, failed, last_failure,
+					err);
+	if (result_dir_tagged_runs(commit_dir, tag, NULL, &rr, err) < 0)
+		return -1;
+	*ok = rr.n;
+	*failed = rr.failed;
+	if (last_failure) {
+		*last_failure = rr.failure;
+		rr.failure = NULL;
+	}
+	tagged_runs_release(&rr);
+	return 0;
+}
+
+char *measure_setup_command(const char *repo, const char *build,
+			    const char *install)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "cd ");
 	shell_quote(&sb, repo);
 	strbuf_addf(&sb, " && git checkout -q {commit} && %s", build);
+	if (install)
+		strbuf_addf(&sb, " && %s", install);
 	return strbuf_detach(&sb);
 }
 
@@ -111,14 +135,14 @@ static void add_build_error(struct strbuf *why, const struct strbuf *text)
 enum build_end { BUILD_OK, BUILD_FAILED, BUILD_STOPPED };
 
 /*
- * Builds the checked-out commit in the work tree, in a workspace's cgroup,
- * so that nothing the build starts outlives it, nor a kill -9 of kdelta
- * beyond the next start (workdir.h).  Its output goes to
+ * Builds the checked-out commit in the work tree dir, in a workspace's
+ * cgroup, so that nothing the build starts outlives it, nor a kill -9 of
+ * kdelta beyond the next start (workdir.h).  Its output goes to
  * <work dir>/build-<commit>.log.
  */
 static enum build_end build(const struct local_executor *le,
-			    const char *hash, struct strbuf *why,
-			    struct kd_err *err)
+			    const char *dir, const char *hash,
+			    struct strbuf *why, struct kd_err *err)
 {
 	struct strbuf command = STRBUF_INIT;
 	char *expanded = setup_command_expand(le->o.build, hash);
@@ -131,7 +155,7 @@ static enum build_end build(const struct local_executor *le,
 	struct workspace ws;
 
 	strbuf_addstr(&command, "cd ");
-	shell_quote(&command, le->o.repo);
+	shell_quote(&command, dir);
 	strbuf_addf(&command, " || exit 125\n%s", expanded);
 	p.shell = command.buf;
 	p.env = env;
@@ -176,10 +200,73 @@ static int count_runs(const struct local_executor *le,
 {
 	char *dir = runner_commit_dir(req->job, le->o.result_root, le->ex.host,
 				      req->commits[i]);
-	int ret = store_count_runs(dir, &c->ok, &c->failed, last_failure, err);
+	int ret = measure_count_runs(dir, req->tag, &c->ok, &c->failed,
+				     last_failure, err);
 
 	free(dir);
 	return ret;
+}
+
+/* The build cache's work tree of a commit, and its record. */
+static char *build_tree(const struct local_executor *le, const char *hash)
+{
+	return xasprintf("%s/builds/%s", le->o.work_dir->path, hash);
+}
+
+#define BUILD_RECORD ".kdelta-build"	/* "ok", or "failed: why" */
+
+/*
+ * Commit hash's build in the cache: made when it is not there (a work
+ * tree of its own, the build run in it, the end recorded), the one made
+ * before otherwise.
+ */
+static enum build_end cached_build(const struct local_executor *le,
+				   const char *hash, struct strbuf *why,
+				   struct kd_err *err)
+{
+	char *dir = build_tree(le, hash);
+	char *record = xasprintf("%s/%s", dir, BUILD_RECORD);
+	const char *add[] = { "worktree", "add", "-q", "--detach", "--force",
+			      dir, hash, NULL };
+	const char *prune[] = { "worktree", "prune", NULL };
+	struct strbuf text = STRBUF_INIT;
+	enum build_end end = BUILD_FAILED;
+
+	if (path_exists(record) && read_file(record, &text, err) == 0) {
+		strbuf_rtrim(&text);
+		if (!strcmp(text.buf, "ok")) {
+			end = BUILD_OK;
+		} else {
+			strbuf_addstr(why, !strncmp(text.buf, "failed: ", 8)
+				      ? text.buf + 8 : text.buf);
+		}
+		goto out;
+	}
+	/* A build a killed kdelta left unfinished is made again. */
+	if (remove_tree(dir, err) < 0 ||
+	    git_ok(le->o.repo, "worktree prune", prune, NULL, err) < 0 ||
+	    git_ok(le->o.repo, "worktree add", add, NULL, err) < 0) {
+		strbuf_addstr(why, err->msg);
+		goto out;
+	}
+	end = build(le, dir, hash, why, err);
+	if (end != BUILD_STOPPED) {
+		strbuf_reset(&text);
+		if (end == BUILD_OK)
+			strbuf_addstr(&text, "ok\n");
+		else
+			strbuf_addf(&text, "failed: %s\n", why->buf);
+		if (write_file_atomic(record, text.buf, text.len, err) < 0 &&
+		    end == BUILD_OK) {
+			end = BUILD_FAILED;
+			strbuf_addstr(why, err->msg);
+		}
+	}
+out:
+	strbuf_release(&text);
+	free(record);
+	free(dir);
+	return end;
 }
 
 /*
@@ -196,9 +283,13 @@ static int build_commit(struct local_executor *le,
 	enum build_end end;
 
 	*built = req->n_commits;
-	if (git_checkout(le->o.repo, req->commits[i], err) < 0)
-		return -1;
-	end = build(le, req->commits[i], &why, err);
+	if (le->o.install) {
+		end = cached_build(le, req->commits[i], &why, err);
+	} else {
+		if (git_checkout(le->o.repo, req->commits[i], err) < 0)
+			return -1;
+		end = build(le, le->o.repo, req->commits[i], &why, err);
+	}
 	if (end == BUILD_OK) {
 		*built = i;
 	} else if (end == BUILD_STOPPED) {
@@ -226,6 +317,25 @@ static int build_all(struct local_executor *le,
 }
 
 /*
+ * What puts a commit in place before each run: with the cache, its
+ * install in its build's work tree; else its checkout and build.
+ */
+static char *install_command(const struct local_executor *le)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *builds;
+
+	if (!le->o.install)
+		return measure_setup_command(le->o.repo, le->o.build, NULL);
+	builds = xasprintf("%s/builds", le->o.work_dir->path);
+	strbuf_addstr(&sb, "cd ");
+	shell_quote(&sb, builds);
+	strbuf_addf(&sb, "/{commit} && %s", le->o.install);
+	free(builds);
+	return strbuf_detach(&sb);
+}
+
+/*
  * Runs rounds of the commits left (interleaved: the runner goes through
  * them in turn) until each has its runs or one of its runs failed.
  * Several commits are rebuilt before each of their runs (the setup); one
@@ -239,7 +349,7 @@ static int run_rounds(struct local_executor *le,
 {
 	size_t n = req->n_commits, left, only = n;
 	const char **commits = xcalloc(n ? n : 1, sizeof(*commits));
-	char *setup = measure_setup_command(le->o.repo, le->o.build);
+	char *setup = install_command(le);
 	struct job *job = (struct job *)req->job;
 	int ret = 0;
 
@@ -248,7 +358,8 @@ static int run_rounds(struct local_executor *le,
 		struct runner_summary summary;
 		struct runner_opts ro = {
 			.commits = commits, .result_root = le->o.result_root,
-			.work_dir = le->o.work_dir,
+			.work_dir = le->o.work_dir, .tag = req->tag,
+			.seed = random_u64(),
 			.cancel_fd = le->o.cancel_fd, .log = le->o.log,
 		};
 
@@ -263,7 +374,7 @@ static int run_rounds(struct local_executor *le,
 		}
 		if (!left)
 			break;
-		if (left == 1 && only != *built) {
+		if (!le->o.install && left == 1 && only != *built) {
 			ret = build_commit(le, req, only, res, need, built, err);
 			if (ret < 0 || res->signal)
 				break;
@@ -272,7 +383,7 @@ static int run_rounds(struct local_executor *le,
 		}
 		ro.n_commits = left;
 		ro.runs = (int)rounds;
-		ro.setup = left > 1 ? setup : NULL;
+		ro.setup = le->o.install || left > 1 ? setup : NULL;
 		ret = runner_run(&job, 1, &ro, &summary, err);
 		if (left > 1)	/* the last run's setup built any of them */
 			*built = n;
@@ -387,8 +498,25 @@ static int local_measure(struct executor *ex, const struct measure_request *req,
 	return ret;
 }
 
+/* The build cache goes: each work tree, then git's record of them. */
+static void remove_builds(struct local_executor *le)
+{
+	const char *prune[] = { "worktree", "prune", NULL };
+	char *builds;
+	struct kd_err err;
+
+	if (!le->o.install || !le->o.work_dir)
+		return;
+	builds = xasprintf("%s/builds", le->o.work_dir->path);
+	if (remove_tree(builds, &err) < 0 && le->o.progress)
+		fprintf(le->o.progress, "%s: %s\n", le->o.command, err.msg);
+	git_ok(le->o.repo, "worktree prune", prune, NULL, &err);
+	free(builds);
+}
+
 static void local_release(struct executor *ex)
 {
+	remove_builds((struct local_executor *)ex);
 	free(ex);
 }
 

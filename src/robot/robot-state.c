@@ -18,7 +18,7 @@
 
 /* Waiting for a writer (a robot beside --status), at most. */
 #define BUSY_TIMEOUT_MS 10000
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 struct robot_state {
 	sqlite3 *db;
@@ -33,7 +33,8 @@ static const char schema[] =
 	" id INTEGER PRIMARY KEY, branch TEXT NOT NULL, job TEXT NOT NULL,"
 	" base TEXT NOT NULL, head TEXT NOT NULL, state TEXT NOT NULL,"
 	" metric TEXT, verdict TEXT, change REAL,"
-	" created INTEGER, updated INTEGER, UNIQUE (branch, job, head));"
+	" created INTEGER, updated INTEGER, outcome TEXT,"
+	" UNIQUE (branch, job, head));"
 	"CREATE TABLE IF NOT EXISTS batches ("
 	" id INTEGER PRIMARY KEY, purpose TEXT UNIQUE NOT NULL,"
 	" commits TEXT, runs INTEGER, state TEXT NOT NULL, host TEXT,"
@@ -123,12 +124,16 @@ static char *column(sqlite3_stmt *s, int i)
 
 /*
  * A state of an earlier kdelta, brought up to SCHEMA_VERSION (in the
- * open transaction): version 1 had no batches.ticket.
+ * open transaction): version 1 had no batches.ticket, versions 1 and 2
+ * no tests.outcome.
  */
 static int upgrade(struct robot_state *st, int version, struct kd_err *err)
 {
-	if (version == 1)
-		return exec(st, "ALTER TABLE batches ADD COLUMN ticket TEXT", err);
+	if (version == 1 &&
+	    exec(st, "ALTER TABLE batches ADD COLUMN ticket TEXT", err) < 0)
+		return -1;
+	if (version >= 1 && version < 3)
+		return exec(st, "ALTER TABLE tests ADD COLUMN outcome TEXT", err);
 	return 0;
 }
 
@@ -304,6 +309,16 @@ int robot_state_set_test(struct robot_state *st, long long id,
 		" verdict = coalesce(?, verdict), change = coalesce(?, change),"
 		" updated = strftime('%s', 'now') WHERE id = ?", "sssdi",
 		state, metric, verdict, change, id), err);
+}
+
+int robot_state_test_done(struct robot_state *st, long long id,
+			  const char *outcome, const char *verdict,
+			  struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"UPDATE tests SET state = '" ROBOT_TEST_DONE "', outcome = ?,"
+		" verdict = coalesce(?, verdict), updated = strftime('%s', 'now')"
+		" WHERE id = ?", "ssi", outcome, verdict, id), err);
 }
 
 int robot_state_batch_find(struct robot_state *st, const char *purpose,
@@ -602,6 +617,12 @@ int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err)
 		ret = print_section(st, &sb, "recent verdicts",
 			"SELECT branch, job, base, head, verdict, updated"
 			" FROM tests WHERE state = '" ROBOT_TEST_DONE "'"
+			" ORDER BY updated DESC, id DESC LIMIT 10",
+			verdict_line, err);
+	if (!ret)
+		ret = print_section(st, &sb, "undecided (not mailed: more runs, or a larger min-change, would tell)",
+			"SELECT branch, job, base, head, verdict, updated"
+			" FROM tests WHERE outcome = '" ROBOT_OUTCOME_UNDECIDED "'"
 			" ORDER BY updated DESC, id DESC LIMIT 10",
 			verdict_line, err);
 	if (!ret)

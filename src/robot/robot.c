@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "kdelta/bisect.h"
+#include "kdelta/bisect-classify.h"
 #include "kdelta/catalogue.h"
 #include "kdelta/compare-load.h"
 #include "kdelta/executor.h"
@@ -324,7 +325,8 @@ static int add_tests(struct robot *r, struct kd_err *err)
 }
 
 static int test_done(struct robot *r, const struct robot_test *t,
-		     const char *verdict, struct kd_err *err)
+		     const char *outcome, const char *verdict,
+		     struct kd_err *err)
 {
 	/* A build's error line or a subject: the commit's author's text. */
 	char *shown = xstrdup(verdict);
@@ -333,144 +335,211 @@ static int test_done(struct robot *r, const struct robot_test *t,
 	make_printable(shown);
 	fprintf(r->log, "robot: %s " SHORT ": %s: %s\n", t->branch, t->head,
 		t->job, shown);
-	ret = robot_state_set_test(r->st, t->id, ROBOT_TEST_DONE, NULL,
-				   shown, NAN, err);
+	ret = robot_state_test_done(r->st, t->id, outcome, shown, err);
 	free(shown);
 	return ret;
 }
 
-/* The looks at base against head so far (sequential.h). */
-struct looks {
-	struct seq_look *at;
-	size_t n, alloc;
+/* The tag of base's and head's runs: rounds of the two, for any test. */
+static char *test_tag(const struct robot_test *t)
+{
+	return xasprintf("robot " SHORT ".." SHORT, t->base, t->head);
+}
+
+/* What the rounds of base and head say of one workload result. */
+struct judged {
+	struct seq_result sr;
+	size_t rounds, compared;	/* paired, and compared */
+	size_t most;			/* runs of the commit with most */
+	size_t needed;			/* runs a side that would decide it */
 };
 
 /*
- * A workload result at the newest look: seq_decide() on base's and head's
- * samples; SEQ_CONTINUE when they do not match the look (a run lacked it).
+ * A workload result of base and head, on their tagged rounds
+ * (bisect_compare_ends(): the same rounds, rule for disturbed runs and
+ * replayed looks as bisect's, two-sided at ROBOT_ALPHA).
  */
-static enum seq_verdict judge(const struct robot_config *cfg,
-			      const struct metric_row *row,
-			      const struct looks *lk, struct seq_result *sr)
+static int judge(struct robot *r, const struct job *job,
+		 const struct robot_test *t, const char *metric,
+		 struct judged *j, struct kd_err *err)
 {
-	const struct metric_cell *a = &row->cells[0], *b = &row->cells[1];
+	const char *commits[] = { t->base, t->head };
 	struct seq_design d = {
 		.spending = SEQ_OBRIEN_FLEMING, .alpha = ROBOT_ALPHA,
-		.max_runs = cfg->max_runs, .min_change = cfg->min_change,
+		.max_runs = r->cfg->max_runs, .min_change = r->cfg->min_change,
 		.points = metric_is_percent(metric_catalogue_default(),
-					    row->name),
+					    metric),
 	};
+	struct tagged_runs rec[2];
+	const struct tagged_runs *ptr[] = { &rec[0], &rec[1] };
+	char *tag = test_tag(t);
+	struct bisect_round *rounds = NULL;
+	int ret = 0;
 
-	if (!a->samples || !b->samples ||
-	    seq_decide(&d, lk->at, lk->n, a->samples, a->sum.n, b->samples,
-		       b->sum.n, sr) < 0)
-		sr->verdict = SEQ_CONTINUE;
-	return sr->verdict;
+	memset(j, 0, sizeof(*j));
+	memset(rec, 0, sizeof(rec));
+	for (size_t i = 0; i < 2 && !ret; i++) {
+		char *dir = runner_commit_dir(job, r->cfg->result_root,
+					      r->rex.ex.host, commits[i]);
+
+		ret = result_dir_tagged_runs(dir, tag, metric, &rec[i], err);
+		if (rec[i].n > j->most)
+			j->most = rec[i].n;
+		free(dir);
+	}
+	if (!ret) {
+		double *a, *b;
+		size_t k = 0;
+
+		j->rounds = bisect_pair_rounds(ptr, 2, &rounds);
+		bisect_compare_ends(&d, rounds, j->rounds, r->cfg->runs,
+				    j->most >= r->cfg->max_runs, 0, &j->sr,
+				    &j->compared);
+		a = xcalloc(j->rounds + 1, sizeof(*a));
+		b = xcalloc(j->rounds + 1, sizeof(*b));
+		for (size_t i = 0; i < j->rounds; i++)
+			if (bisect_round_compared(&rounds[i], 2)) {
+				a[k] = rounds[i].value[0];
+				b[k++] = rounds[i].value[1];
+			}
+		if (isfinite(j->sr.ci.estimate))
+			j->needed = runs_to_decide(a, k, b, k,
+						   j->sr.ci.estimate,
+						   r->cfg->min_change, d.points,
+						   SIG_WELCH);
+		free(a);
+		free(b);
+	}
+	free(rounds);
+	tagged_runs_release(&rec[0]);
+	tagged_runs_release(&rec[1]);
+	free(tag);
+	return ret;
 }
 
-/*
- * The workload result whose change is largest among those that changed
- * for the worse, or NULL; *open when one is still undecided.
- */
-static const struct metric_row *worst_regression(const struct robot_config *cfg,
-						 const struct comparison *cmp,
-						 const struct looks *lk,
-						 bool *open)
+/* "exec.ops_per_sec -49.3% (interval -55.0% to -43.1%), 4 rounds" */
+static void describe(struct strbuf *sb, const char *metric,
+		     const struct judged *j)
 {
-	const struct metric_row *worst = NULL;
-	double worst_change = 0;
+	const struct change_interval *ci = &j->sr.ci;
+	const char *unit = metric_is_percent(metric_catalogue_default(),
+					     metric) ? " points" : "%";
 
-	*open = false;
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		const struct metric_row *row = &cmp->rows[i];
-		struct seq_result sr;
-
-		if (!row->key)
-			continue;
-		if (judge(cfg, row, lk, &sr) == SEQ_CONTINUE)
-			*open = true;
-		if (sr.verdict != SEQ_CHANGED ||
-		    row->better * sr.ci.estimate >= 0)
-			continue;
-		if (!worst || fabs(sr.ci.estimate) > worst_change) {
-			worst = row;
-			worst_change = fabs(sr.ci.estimate);
-		}
-	}
-	return worst;
-}
-
-/* A look: the samples of the first workload result, base's and head's. */
-static void add_look(const struct comparison *cmp, struct looks *lk)
-{
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		if (!cmp->rows[i].key)
-			continue;
-		ALLOC_GROW(lk->at, lk->n + 1, lk->alloc);
-		lk->at[lk->n++] = (struct seq_look){
-			cmp->rows[i].cells[0].sum.n, cmp->rows[i].cells[1].sum.n,
-		};
-		return;
-	}
+	strbuf_addf(sb, "%s", metric);
+	if (isfinite(ci->estimate))
+		strbuf_addf(sb, " %+.1f%s", ci->estimate, unit);
+	if (ci->bounded)
+		strbuf_addf(sb, " (interval %+.1f%s to %+.1f%s)", ci->low,
+			    unit, ci->high, unit);
+	strbuf_addf(sb, ", %zu round%s", j->compared,
+		    j->compared == 1 ? "" : "s");
+	if (j->rounds > j->compared)
+		strbuf_addf(sb, " (%zu more left out: runs disturbed unevenly)",
+			    j->rounds - j->compared);
 }
 
 static int regressed(struct robot *r, struct robot_test *t,
-		     const struct metric_row *row, struct kd_err *err)
+		     const char *metric, const struct judged *j,
+		     struct kd_err *err)
 {
 	struct strbuf verdict = STRBUF_INIT;
 	int ret;
 
-	strbuf_addf(&verdict, "regression: %s ", row->name);
-	report_add_change(&verdict, &row->cells[1]);
+	strbuf_addstr(&verdict, "regression: ");
+	describe(&verdict, metric, j);
 	fprintf(r->log, "robot: %s " SHORT ": %s: %s; bisecting\n",
 		t->branch, t->head, t->job, verdict.buf);
-	ret = robot_state_set_test(r->st, t->id, ROBOT_TEST_BISECT, row->name,
-				   verdict.buf, row->cells[1].change, err);
+	ret = robot_state_set_test(r->st, t->id, ROBOT_TEST_BISECT, metric,
+				   verdict.buf, j->sr.ci.estimate, err);
 	free(t->state);
 	free(t->metric);
 	t->state = xstrdup(ROBOT_TEST_BISECT);
-	t->metric = xstrdup(row->name);
+	t->metric = xstrdup(metric);
 	strbuf_release(&verdict);
 	return ret;
 }
 
 /*
- * base and head compared, and a look of the sequential design at every
- * workload result: a regression goes to bisect; when none is undecided
- * any more (or at the last look), the test is done; else *decided is
- * false: they need more runs.
+ * The looks at base against head: every workload result judged on the
+ * rounds so far.  A regression (the largest change for the worse) goes to
+ * bisect; when every result is decided, the test is done, clean; at the
+ * last look with one still undecided, done, undecided (a verdict of its
+ * own: no mail, the runs that would decide it said); else *decided is
+ * false: another round.  *most: the most runs base or head has.
  */
 static int compare_test(struct robot *r, struct robot_test *t,
-			const struct job *job, struct looks *lk, bool last,
-			bool *decided, struct kd_err *err)
+			const struct job *job, bool *decided, size_t *most,
+			struct kd_err *err)
 {
 	char *dirs[2] = {
 		runner_commit_dir(job, r->cfg->result_root, r->rex.ex.host, t->base),
 		runner_commit_dir(job, r->cfg->result_root, r->rex.ex.host, t->head),
 	};
+	struct strbuf open = STRBUF_INIT;
 	struct compare_options opt;
 	struct comparison cmp;
-	const struct metric_row *row;
-	bool open;
+	const char *worst = NULL;
+	struct judged worst_j, j;
+	bool last = false;
 	int ret = compare_dirs((const char *const *)dirs, 2, r->cfg->repo,
 			       metric_catalogue_default(), &cmp, err);
 
 	*decided = true;
+	*most = 0;
 	compare_options_init(&opt);
 	opt.min_change = r->cfg->min_change;
-	if (!ret) {
-		compare_decide(&cmp, &opt);
-		add_look(&cmp, lk);
-		row = worst_regression(r->cfg, &cmp, lk, &open);
-		if (row)
-			ret = regressed(r, t, row, err);
-		else if (!open || last)
-			ret = test_done(r, t, "no regression of a workload result",
-					err);
-		else
-			*decided = false;
-		r->res->tested += *decided;
+	if (!ret)
+		compare_decide(&cmp, &opt);	/* the rows' directions */
+	for (size_t i = 0; !ret && i < cmp.nrows; i++) {
+		const struct metric_row *row = &cmp.rows[i];
+
+		if (!row->key)
+			continue;
+		ret = judge(r, job, t, row->name, &j, err);
+		if (ret < 0)
+			break;
+		if (j.most > *most)
+			*most = j.most;
+		last |= j.most >= r->cfg->max_runs;
+		if (j.sr.verdict == SEQ_CONTINUE ||
+		    j.sr.verdict == SEQ_UNDECIDED) {
+			if (open.len)
+				strbuf_addstr(&open, "; ");
+			describe(&open, row->name, &j);
+			if (j.needed > RUNS_NEEDED_MAX)
+				strbuf_addf(&open, "; more than %d runs a side would decide it",
+					    RUNS_NEEDED_MAX);
+			else if (j.needed)
+				strbuf_addf(&open, "; about %zu runs a side would decide it",
+					    j.needed);
+		}
+		if (j.sr.verdict != SEQ_CHANGED ||
+		    row->better * j.sr.ci.estimate >= 0)
+			continue;
+		if (!worst || fabs(j.sr.ci.estimate) > fabs(worst_j.sr.ci.estimate)) {
+			worst = row->name;
+			worst_j = j;
+		}
 	}
+	if (!ret && worst) {
+		ret = regressed(r, t, worst, &worst_j, err);
+	} else if (!ret && !open.len) {
+		ret = test_done(r, t, ROBOT_OUTCOME_CLEAN,
+				"no regression of a workload result", err);
+	} else if (!ret && last) {
+		struct strbuf verdict = STRBUF_INIT;
+
+		strbuf_addf(&verdict, "undecided at max-runs: %s; not bisected, not mailed",
+			    open.buf);
+		ret = test_done(r, t, ROBOT_OUTCOME_UNDECIDED, verdict.buf,
+				err);
+		strbuf_release(&verdict);
+	} else {
+		*decided = false;
+	}
+	if (!ret)
+		r->res->tested += *decided;
+	strbuf_release(&open);
 	comparison_release(&cmp);
 	free(dirs[0]);
 	free(dirs[1]);
@@ -487,17 +556,19 @@ static int measure_runs(struct robot *r, struct robot_test *t,
 {
 	const char *commits[] = { t->base, t->head };
 	const char *which[] = { "base", "head" };
+	char *tag = test_tag(t);
 	char *purpose = xasprintf("test %lld: base and head to %u runs",
 				  t->id, runs);
 	struct measure_request req = {
 		.job = job, .commits = commits, .n_commits = 2,
-		.runs = runs, .purpose = purpose,
+		.runs = runs, .purpose = purpose, .tag = tag,
 	};
 	struct measure_result mr;
 	char *verdict = NULL;
 	int ret = executor_measure(&r->rex.ex, &req, &mr, err);
 
 	free(purpose);
+	free(tag);
 	r->res->store_failed |= mr.store_failed;
 	if (!ret && mr.signal) {
 		r->res->signal = mr.signal;
@@ -517,33 +588,33 @@ static int measure_runs(struct robot *r, struct robot_test *t,
 		}
 	}
 	if (!ret && verdict)
-		ret = test_done(r, t, verdict, err) < 0 ? -1 : 1;
+		ret = test_done(r, t, ROBOT_OUTCOME_FAILED, verdict, err) < 0
+		      ? -1 : 1;
 	free(verdict);
 	measure_result_release(&mr);
 	return ret;
 }
 
 /*
- * Measures base and head, --runs runs each, then a run more each until
- * every workload result is decided (sequential.h) or --max-runs.
+ * Measures base and head in rounds, --runs at first, then a round more
+ * until every workload result is decided (sequential.h) or --max-runs.
  */
 static int measure_test(struct robot *r, struct robot_test *t,
 			const struct job *job, struct kd_err *err)
 {
-	struct looks lk = { 0 };
 	unsigned runs = r->cfg->runs;
 	bool decided = false;
 	int ret = 0;
 
 	while (!ret && !decided && !stopped(r)) {
+		size_t most = runs;
+
 		ret = measure_runs(r, t, job, runs, err);
 		if (!ret)
-			ret = compare_test(r, t, job, &lk,
-					   runs >= r->cfg->max_runs, &decided,
-					   err);
-		runs++;
+			ret = compare_test(r, t, job, &decided, &most, err);
+		runs = most + 1 > r->cfg->max_runs ? r->cfg->max_runs
+						    : (unsigned)most + 1;
 	}
-	free(lk.at);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -642,8 +713,8 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 		mail_to(r, res->first_bad, &to);
 		ro.to = &to;
 		ro.cc = &r->cfg->mail.cc;
-		ret = bisect_report_write(res, bo, r->cfg->build, &ro, &text,
-					  err);
+		ret = bisect_report_write(res, bo, r->cfg->build, NULL, &ro,
+					  &text, err);
 		if (!ret && !(id = message_id_of(&text)))
 			ret = kd_error(err, "the report has no Message-ID");
 		if (!ret)
@@ -666,11 +737,16 @@ static int end_bisect(struct robot *r, const struct robot_test *t,
 		      const char *verdict, struct kd_err *err)
 {
 	int ret = robot_state_begin(r->st, err);
+	const char *outcome = !strcmp(end, "found") ? ROBOT_OUTCOME_FOUND
+		: !strcmp(end, "undecided") || !strcmp(end, "range")
+		? ROBOT_OUTCOME_UNDECIDED
+		: !strcmp(end, "not reproducible")
+		? ROBOT_OUTCOME_NOT_REPRODUCIBLE : ROBOT_OUTCOME_FAILED;
 
 	if (!ret)
 		ret = robot_state_bisect_end(r->st, t->id, end, first_bad, err);
 	if (!ret)
-		ret = test_done(r, t, verdict, err);
+		ret = test_done(r, t, outcome, verdict, err);
 	if (!ret)
 		return robot_state_commit(r->st, err);
 	robot_state_rollback(r->st);
@@ -698,9 +774,19 @@ static int bisect_ended(struct robot *r, const struct robot_test *t,
 		ret = end_bisect(r, t, "found", res->first_bad, verdict.buf,
 				 err);
 		break;
+	case BISECT_EARLIER_UNDECIDED:
+		strbuf_addf(&verdict, "undecided: " SHORT " (%s) changed %s, but whether an earlier commit did too is undecided; not mailed",
+			    res->first_bad, res->subject, res->metric);
+		ret = end_bisect(r, t, "undecided", res->first_bad,
+				 verdict.buf, err);
+		break;
 	case BISECT_RANGE:
-		strbuf_addf(&verdict, "first bad commit one of %zu that could not all be tested (from " SHORT ")",
-			    res->n_candidates, res->candidates[0]);
+		strbuf_addf(&verdict, "undecided: first bad commit one of %zu that could not all be tested or decided:",
+			    res->n_candidates);
+		for (size_t i = 0; i < res->n_candidates; i++)
+			strbuf_addf(&verdict, "%s " SHORT " (%s)",
+				    i ? "," : "", res->candidates[i],
+				    res->candidate_subjects[i]);
 		ret = end_bisect(r, t, "range", NULL, verdict.buf, err);
 		break;
 	case BISECT_NOT_REPRODUCIBLE:
@@ -768,7 +854,8 @@ static int take_test(struct robot *r, struct robot_test *t,
 	int ret = 0;
 
 	if (!job)
-		return test_done(r, t, "the job is not in the configuration any more",
+		return test_done(r, t, ROBOT_OUTCOME_FAILED,
+				 "the job is not in the configuration any more",
 				 err);
 	if (!strcmp(t->state, ROBOT_TEST_MEASURE))
 		ret = measure_test(r, t, job, err);

@@ -222,6 +222,7 @@ struct batch {
 	struct strbuf noticed;	/* "\n<name>\n" of monitors already noticed */
 	bool no_cgroup_noticed;
 	struct runner_summary *summary;
+	char batch_id[17];		/* kdelta.batch: 16 hex digits */
 };
 
 /* One run: what its steps pass each other. */
@@ -327,6 +328,10 @@ static void record_init(struct run *r)
 	if (r->b->opts->setup)
 		set_scalar(r->kdelta, RUN_RECORD_SETUP, r->b->opts->setup);
 	record_order(r);
+	set_scalar(r->kdelta, RUN_RECORD_BATCH, r->b->batch_id);
+	set_number(r->kdelta, RUN_RECORD_ROUND, "%.0f", r->step->round);
+	if (r->b->opts->tag)
+		set_scalar(r->kdelta, RUN_RECORD_TAG, r->b->opts->tag);
 	run_record_set(r->record, r->commit, r->b->machine.hostname,
 		       machine_to_jnode(&r->b->machine), r->kdelta);
 }
@@ -1008,6 +1013,7 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 	int ret = 0;
 
 	memset(summary, 0, sizeof(*summary));
+	snprintf(b.batch_id, sizeof(b.batch_id), "%016" PRIx64, random_u64());
 	for (size_t j = 0; j < n_jobs; j++) {
 		const struct workload *wl = workload_of_job(jobs[j]);
 

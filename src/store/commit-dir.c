@@ -4,6 +4,7 @@
  * interrupted; disturbed), and its matrix, rebuilt from the runs when it
  * is stale (kdelta/resultdb.h, result_dir_load()).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -376,4 +377,115 @@ int result_dir_load(const struct result_dir *dir, struct matrix *m,
 	if (result_dir_read(dir, &t, err) < 0)
 		return -1;
 	return result_dir_finish(dir, &t, m, out, err);
+}
+
+/* ---- runs as bisect and the robot pair them ---------------------- */
+
+/* A run's record into r; false when its tag is not the one asked for. */
+static bool read_tagged_run(const char *run_dir, const char *tag,
+			    struct tagged_run *r)
+{
+	char *path = xasprintf("%s/%s", run_dir, STORE_JOB_FILE);
+	struct jnode *root = NULL;
+	struct run_place place;
+	struct kd_err err;
+	bool ok = run_record_load(path, &root, &err) == 0 && root;
+
+	free(path);
+	if (!ok) {
+		jnode_free(root);
+		return !tag;
+	}
+	run_record_place(root, &place);
+	r->tag = place.tag ? xstrdup(place.tag) : NULL;
+	r->batch = place.batch ? xstrdup(place.batch) : NULL;
+	r->round = place.round;
+	r->start = place.start;
+	r->disturbed = run_record_disturbance(root);
+	jnode_free(root);
+	return !tag || (r->tag && !strcmp(r->tag, tag));
+}
+
+static void tagged_run_release(struct tagged_run *r)
+{
+	free(r->tag);
+	free(r->batch);
+	free(r->disturbed);
+}
+
+void tagged_runs_release(struct tagged_runs *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		tagged_run_release(&r->at[i]);
+	free(r->at);
+	free(r->failure);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The values of metric of the runs, from their stats.json. */
+static int read_values(const char *commit_dir, const char *metric,
+		       struct tagged_runs *out, struct kd_err *err)
+{
+	char **paths = xcalloc(out->n ? out->n : 1, sizeof(*paths));
+	struct matrix m;
+	ssize_t row = -1;
+	int ret;
+
+	for (size_t i = 0; i < out->n; i++)
+		paths[i] = xasprintf("%s/%u/%s", commit_dir, out->at[i].number,
+				     STORE_STATS_FILE);
+	ret = matrix_from_stats((const char *const *)paths, out->n, &m, err);
+	for (size_t i = 0; !ret && i < m.nmetrics; i++)
+		if (!strcmp(m.names[i], metric))
+			row = (ssize_t)i;
+	for (size_t i = 0; !ret && row >= 0 && i < out->n; i++)
+		out->at[i].value = m.values[(size_t)row * m.nruns + i];
+	if (!ret)
+		matrix_release(&m);
+	free_strings(paths, out->n);
+	return ret;
+}
+
+int result_dir_tagged_runs(const char *commit_dir, const char *tag,
+			   const char *metric, struct tagged_runs *out,
+			   struct kd_err *err)
+{
+	unsigned *runs = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!is_directory(commit_dir))
+		return 0;
+	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *dir = xasprintf("%s/%u", commit_dir, runs[i]);
+		char *status = store_run_status(dir);
+		struct tagged_run r = { .number = runs[i], .round = -1,
+					.value = NAN };
+		bool ok = status && !strcmp(status, "ok");
+		bool failed = status && !ok && !store_status_interrupted(status);
+
+		if ((ok || failed) && read_tagged_run(dir, tag, &r)) {
+			if (ok) {
+				ALLOC_GROW(out->at, out->n + 1, alloc);
+				out->at[out->n++] = r;
+				memset(&r, 0, sizeof(r));
+			} else {
+				out->failed++;
+				free(out->failure);
+				out->failure = failure_reason(status);
+			}
+		}
+		tagged_run_release(&r);
+		free(status);
+		free(dir);
+	}
+	free(runs);
+	if (metric && out->n)
+		ret = read_values(commit_dir, metric, out, err);
+	if (ret < 0)
+		tagged_runs_release(out);
+	return ret;
 }

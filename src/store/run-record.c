@@ -382,3 +382,17 @@ void job_params_release(struct job_params *params)
 	free(params->host);
 	memset(params, 0, sizeof(*params));
 }
+
+/* ---- where a run was in its batch ------------------------------- */
+
+void run_record_place(const struct jnode *root, struct run_place *out)
+{
+	const struct jnode *k = jnode_get(root, RUN_RECORD_KDELTA);
+	double number;
+
+	out->batch = text_at(k, RUN_RECORD_BATCH);
+	out->tag = text_at(k, RUN_RECORD_TAG);
+	out->round = number_at(k, RUN_RECORD_ROUND, &number) && number >= 0
+		     ? (long)number : -1;
+	out->start = number_at(k, RUN_RECORD_START, &number) ? number : 0;
+}

@@ -1,13 +1,17 @@
 #!/bin/bash
-# make-repo.sh DIR [--commits N] [--slow-at K] [--more-work PERCENT] [--broken-at K]
+# make-repo.sh DIR [--commits N] [--slow-at K [--more-work PERCENT]]...
+#                  [--broken-at K]
 #
 # Creates a git repository in DIR (which must not exist) for the bisect
 # tests: N commits (default 20) of a small C benchmark, bench.c, built with
 # "cc -O2 -o bench bench.c".  Commit 0 is the initial one; every later commit
 # changes bench.c's patch level.  With --slow-at K, commit K makes every
-# operation do 25% more work (--more-work), so that ops_per_sec drops by
-# 20% (by 50% with --more-work 100, which the tests use: a difference that
-# stays clear even when other work beside them makes bench noisy).  With
+# operation do 25% more work (--more-work, after it or before), so that ops_per_sec
+# drops by 20% (by 50% with --more-work 100, which the tests use: a
+# difference that stays clear even when other work beside them makes bench
+# noisy).  Several --slow-at make several slow commits, each with its own
+# --more-work: "--slow-at 8 --more-work 14 --slow-at 13 --more-work 100" is
+# 14% more work at commit 8, then twice that at commit 13.  With
 # --broken-at K, commit K does not compile and commit K+1 repairs it.
 #
 # bench measures its own CPU time (CLOCK_PROCESS_CPUTIME_ID), not the wall
@@ -21,12 +25,16 @@ set -eu
 
 dir=$1
 shift
-commits=20 slow_at=-1 broken_at=-1 more_work=25
+commits=20 broken_at=-1
+declare -A more_work=()
+slow_at=-1 default_more=25
 while [ $# -gt 0 ]; do
 	case $1 in
 	--commits) commits=$2 ;;
-	--slow-at) slow_at=$2 ;;
-	--more-work) more_work=$2 ;;
+	--slow-at) slow_at=$2 more_work[$2]=$default_more ;;
+	--more-work)
+		default_more=$2
+		[ "$slow_at" -lt 0 ] || more_work[$slow_at]=$2 ;;
 	--broken-at) broken_at=$2 ;;
 	*) echo "make-repo.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
@@ -88,9 +96,9 @@ export GIT_AUTHOR_DATE="2026-11-01T12:00:00Z" GIT_COMMITTER_DATE="2026-11-01T12:
 work=2000
 for ((k = 0; k < commits; k++)); do
 	subject="commit $k: patch level $k"
-	if [ "$k" = "$slow_at" ]; then
-		work=$((2000 * (100 + more_work) / 100))
-		subject="commit $k: bench: do $more_work% more work per operation"
+	if [ -n "${more_work[$k]:-}" ]; then
+		work=$((work * (100 + more_work[$k]) / 100))
+		subject="commit $k: bench: do ${more_work[$k]}% more work per operation"
 	fi
 	broken=0
 	if [ "$k" = "$broken_at" ]; then

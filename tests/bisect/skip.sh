@@ -23,7 +23,7 @@ rm -rf "$REPO" "$RESULTS"
 make_fixture --slow-at 13 --broken-at 12
 bisect --good main~19 --bad main --runs 3 --max-runs 12
 [ "$status" = 1 ] || fail "exit status $status, want 1: $(cat "$T/err")"
-expect_line "$T/out" "first bad commit: one of these 2, which could not all be tested:"
+expect_line "$T/out" "first bad commit: undecided: one of these 2, which could not all be tested or decided:"
 expect_line "$T/out" "  ${H[12]} (\"commit 12: bench: a change that does not compile\")"
 expect_line "$T/out" "  ${H[13]} (\"commit 13: bench: do 100% more work per operation\")"
 expect_line "$T/out" "git bisect skip ${H[12]}"
