@@ -8,6 +8,7 @@
 
 #include "kdelta/err.h"
 #include "kdelta/job.h"
+#include "kdelta/strbuf.h"
 
 /*
  * Measuring commits, for bisect and the robot: each commit checked out and
@@ -70,6 +71,37 @@ struct measure_result {
 
 struct executor;
 
+/*
+ * A whole bisection handed to another system (a Slurm node), which runs
+ * kdelta bisect there into the shared store: one job that builds each
+ * commit once and makes every look, instead of one job a look.  The
+ * caller then makes the bisection's decisions again from the store
+ * (store_executor_new()), which decides as the node decided (bisect.h).
+ */
+struct bisect_request {
+	const struct job *job;
+	const char *good, *bad;	/* full hashes */
+	const char *metric;
+	unsigned runs, max_runs;
+	double min_change;
+	/* as in measure_request */
+	const char *purpose, *ticket;
+	int (*submitted)(void *arg, const char *ticket, struct kd_err *err);
+	void *submitted_arg;
+};
+
+struct bisect_outcome {
+	char *host;		/* the host its runs are stored under */
+	int status;		/* kdelta bisect's exit status, -1: none */
+	char *said;		/* its last line on stderr, or NULL */
+	/* "<commit> <why>" lines of the commits that did not build, or NULL */
+	char *build_failed;
+	char *where;		/* its files, for messages */
+	int signal;		/* a signal stopped the wait */
+};
+
+void bisect_outcome_release(struct bisect_outcome *out);
+
 struct executor_ops {
 	/*
 	 * Measures; returns -1 on errors that end the caller's work (the
@@ -80,9 +112,22 @@ struct executor_ops {
 	int (*measure)(struct executor *ex, const struct measure_request *req,
 		       struct measure_result *res, struct kd_err *err);
 	void (*release)(struct executor *ex);
-	/* Cancels what a ticket stands for, for good; NULL: no tickets. */
-	int (*cancel)(struct executor *ex, const char *ticket,
+	/*
+	 * Cancels what a ticket stands for, for good; NULL: no tickets.
+	 * *done: it had ended already (nothing was cancelled).
+	 */
+	int (*cancel)(struct executor *ex, const char *ticket, bool *done,
 		      struct kd_err *err);
+	/*
+	 * Waits for the work behind a ticket a killed caller left, whatever
+	 * state it reached; *state: how it ended ("COMPLETED", ...).  1 when
+	 * a signal came first.  NULL: no tickets.
+	 */
+	int (*collect)(struct executor *ex, const char *ticket,
+		       struct strbuf *state, struct kd_err *err);
+	/* A whole bisection (struct bisect_request); NULL: not here. */
+	int (*bisect)(struct executor *ex, const struct bisect_request *req,
+		      struct bisect_outcome *out, struct kd_err *err);
 };
 
 struct executor {
@@ -99,9 +144,15 @@ struct executor {
 int executor_measure(struct executor *ex, const struct measure_request *req,
 		     struct measure_result *res, struct kd_err *err);
 void executor_release(struct executor *ex);
-/* Cancels the work behind a ticket (measure_request); 0 without tickets. */
-int executor_cancel(struct executor *ex, const char *ticket,
+/*
+ * Cancels the work behind a ticket (measure_request); 0 without tickets.
+ * *done: it had ended already.
+ */
+int executor_cancel(struct executor *ex, const char *ticket, bool *done,
 		    struct kd_err *err);
+/* collect(), or 0 with *state "" when the executor has no tickets. */
+int executor_collect(struct executor *ex, const char *ticket,
+		     struct strbuf *state, struct kd_err *err);
 void measure_result_release(struct measure_result *res);
 
 /*
@@ -170,6 +221,19 @@ struct slurm_executor_opts {
 };
 
 int slurm_executor_new(const struct slurm_executor_opts *o,
+		       struct executor **out, struct kd_err *err);
+
+/*
+ * The store executor: it measures nothing, and answers from the store what
+ * another executor measured (a Slurm node's bisection): a commit has its
+ * runs when the store holds them; else it did not build when
+ * build_failed ("<commit or its abbreviation> <why>" lines) says so, its
+ * run failed when the store holds a failed run with the request's tag;
+ * otherwise the request is an error that names where (what the other
+ * executor left, for messages).
+ */
+int store_executor_new(const char *result_root, const char *host,
+		       const char *build_failed, const char *where,
 		       struct executor **out, struct kd_err *err);
 
 /*

@@ -84,6 +84,19 @@ int robot_state_batch_find(struct robot_state *st, const char *purpose,
 /* The executor's ticket of a running batch (NULL: none any more). */
 int robot_state_batch_ticket(struct robot_state *st, const char *purpose,
 			     const char *ticket, struct kd_err *err);
+/*
+ * A batch that did not end through its request, to a final state:
+ * "collected" (its job ended after a restart), "cancelled" (--cancel),
+ * "interrupted" (a killed robot left it, with nothing out there); why
+ * in its outcome.  A request with its purpose starts it anew.
+ */
+int robot_state_batch_close(struct robot_state *st, const char *purpose,
+			    const char *state, const char *why,
+			    struct kd_err *err);
+/* The running batches: with a ticket, or all (caller frees both lists). */
+int robot_state_batch_running(struct robot_state *st, bool with_ticket,
+			      char ***purposes, char ***tickets, size_t *n,
+			      struct kd_err *err);
 /* The running batches that have a ticket (caller frees both lists). */
 int robot_state_batch_tickets(struct robot_state *st, char ***purposes,
 			      char ***tickets, size_t *n, struct kd_err *err);

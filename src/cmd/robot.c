@@ -48,7 +48,8 @@ static const char robot_usage[] =
 	"    --status            what the robot knows: the tests queued or under\n"
 	"                        way, recent verdicts, open bisections, mails\n"
 	"    --cancel            stop for good: cancel (scancel) the Slurm jobs\n"
-	"                        of the batches under way; their next pass\n"
+	"                        of the batches under way, each only while Slurm\n"
+	"                        knows it under its batch's name; their next pass\n"
 	"                        submits them anew.  (SIGTERM or SIGINT stop the\n"
 	"                        robot only: its Slurm jobs go on, and the next\n"
 	"                        start waits for them.)\n"
@@ -272,18 +273,23 @@ static int cancel_batches(struct robot_state *st, struct executor *ex,
 			  struct kd_err *err)
 {
 	char **purposes, **tickets;
-	size_t n;
+	size_t n, cancelled = 0;
 	int ret = robot_state_batch_tickets(st, &purposes, &tickets, &n, err);
 
 	for (size_t i = 0; i < n && !ret; i++) {
-		ret = executor_cancel(ex, tickets[i], err);
+		bool done;
+
+		ret = executor_cancel(ex, tickets[i], &done, err);
 		if (!ret)
-			ret = robot_state_batch_ticket(st, purposes[i], NULL,
-						       err);
+			ret = robot_state_batch_close(st, purposes[i],
+				done ? "collected" : "cancelled",
+				done ? "ended before --cancel" : "--cancel",
+				err);
+		cancelled += !ret && !done;
 	}
 	if (!ret)
-		fprintf(stderr, "robot: %zu batch%s cancelled\n", n,
-			n == 1 ? "" : "es");
+		fprintf(stderr, "robot: %zu batch%s cancelled\n", cancelled,
+			cancelled == 1 ? "" : "es");
 	for (size_t i = 0; i < n; i++) {
 		free(purposes[i]);
 		free(tickets[i]);

@@ -315,6 +315,7 @@ static int prepare_batch(struct slurm_executor *se,
 static int submit(struct slurm_executor *se, const char *dir, long *id,
 		  struct kd_err *err)
 {
+	char *name;
 	char *script = xasprintf("%s/%s", dir, BATCH_SCRIPT);
 	char *out = xasprintf("%s/slurm-%%j.out", dir);
 	const char *argv[20];
@@ -326,7 +327,7 @@ static int submit(struct slurm_executor *se, const char *dir, long *id,
 	argv[n++] = "--parsable";
 	argv[n++] = "--exclusive";
 	argv[n++] = "--requeue";
-	argv[n++] = "--job-name=kdelta";
+	argv[n++] = name = xasprintf("--job-name=kdelta-%s", strrchr(dir, '/') + 1);
 	argv[n++] = "--chdir";
 	argv[n++] = dir;
 	argv[n++] = "--output";
@@ -364,6 +365,7 @@ static int submit(struct slurm_executor *se, const char *dir, long *id,
 		}
 	}
 	proc_clear(&p);
+	free(name);
 	free(out);
 	free(script);
 	return ret;
@@ -601,15 +603,43 @@ static int parse_ticket(const char *ticket, long *id, char **dir,
 	return 0;
 }
 
+/*
+ * Whether every commit has its runs already (then no job is submitted:
+ * asking again is harmless), with their outcomes in res.
+ */
+static int all_measured(struct slurm_executor *se,
+			const struct measure_request *req,
+			struct measure_result *res, bool *all,
+			struct kd_err *err)
+{
+	*all = se->ex.host != NULL;
+	for (size_t i = 0; i < req->n_commits && *all; i++) {
+		size_t ok, failed;
+
+		if (count_runs(se, req->job, req->tag, se->ex.host,
+			       req->commits[i], &ok, &failed, NULL, err) < 0)
+			return -1;
+		*all = ok >= req->runs;
+	}
+	for (size_t i = 0; i < req->n_commits && *all; i++)
+		res->outcome[i] = MEASURE_OK;
+	if (*all)
+		res->host = xstrdup(se->ex.host);
+	return 0;
+}
+
 static int slurm_measure(struct executor *ex, const struct measure_request *req,
 			 struct measure_result *res, struct kd_err *err)
 {
 	struct slurm_executor *se = (struct slurm_executor *)ex;
 	struct strbuf state = STRBUF_INIT, found = STRBUF_INIT;
 	char *dir = NULL, *path;
+	bool all;
 	long id;
 	int ret;
 
+	if (!req->ticket && (all_measured(se, req, res, &all, err) < 0 || all))
+		return all ? 0 : -1;
 	if (req->ticket) {
 		ret = parse_ticket(req->ticket, &id, &dir, err);
 		if (!ret)
@@ -664,11 +694,36 @@ out:
 	return ret;
 }
 
-static int slurm_cancel(struct executor *ex, const char *ticket,
+/* The name Slurm knows the job by, "" when it does not know it. */
+static void job_name(const struct slurm_executor *se, long id,
+		     struct strbuf *name)
+{
+	char ids[32];
+	const char *argv[] = { "squeue", "-h", "--states=all", "-j", ids,
+			       "-o", "%j", NULL };
+	struct proc p = PROC_INIT;
+	struct kd_err err;
+
+	strbuf_reset(name);
+	snprintf(ids, sizeof(ids), "%ld", id);
+	if (!slurm_command(se, argv, &p, &err) && p.end == PROC_EXITED &&
+	    !p.status)
+		strbuf_add(name, p.out_buf.buf, strcspn(p.out_buf.buf, "\n"));
+	proc_clear(&p);
+}
+
+/*
+ * scancel, only of the job the ticket names and only while it is under
+ * way: a job ID Slurm no longer knows, or knows under another name (IDs
+ * are reused), is not cancelled; *done says it had ended.
+ */
+static int slurm_cancel(struct executor *ex, const char *ticket, bool *done,
 			struct kd_err *err)
 {
 	struct slurm_executor *se = (struct slurm_executor *)ex;
-	char ids[32], *dir = NULL;
+	struct strbuf state = STRBUF_INIT, node = STRBUF_INIT,
+		      why = STRBUF_INIT, name = STRBUF_INIT;
+	char ids[32], *dir = NULL, *want = NULL;
 	const char *argv[] = { "scancel", ids, NULL };
 	struct proc p = PROC_INIT;
 	long id;
@@ -676,21 +731,61 @@ static int slurm_cancel(struct executor *ex, const char *ticket,
 
 	if (parse_ticket(ticket, &id, &dir, err) < 0)
 		return -1;
-	free(dir);
+	want = xasprintf("kdelta-%s", strrchr(dir, '/') + 1);
 	snprintf(ids, sizeof(ids), "%ld", id);
+	if (job_state(se, id, &state, &node, &why)) {
+		ret = kd_error(err, "Slurm job %ld: cannot ask squeue: %s", id,
+			       why.buf);
+		goto out;
+	}
+	job_name(se, id, &name);
+	if (!job_active(state.buf) || strcmp(name.buf, want)) {
+		*done = true;
+		say(se, "Slurm job %ld: %s; nothing to cancel", id,
+		    !job_active(state.buf) ? (state.len ? state.buf : "Slurm forgot it")
+		    : "another job has its ID now");
+		ret = 0;
+		goto out;
+	}
 	ret = slurm_command(se, argv, &p, err);
 	if (ret > 0)
 		ret = kd_error(err, "scancel %ld: stopped by a signal", id);
 	if (!ret && (p.end != PROC_EXITED || p.status)) {
-		struct strbuf why = STRBUF_INIT;
-
+		strbuf_reset(&why);
 		slurm_failure(&p, &why);
 		ret = kd_error(err, "scancel %ld: %s", id, why.buf);
-		strbuf_release(&why);
 	}
 	if (!ret)
 		say(se, "Slurm job %ld cancelled", id);
 	proc_clear(&p);
+out:
+	strbuf_release(&state);
+	strbuf_release(&node);
+	strbuf_release(&why);
+	strbuf_release(&name);
+	free(want);
+	free(dir);
+	return ret;
+}
+
+/* A job a killed robot left: waited for until it ends, whatever it did. */
+static int slurm_collect(struct executor *ex, const char *ticket,
+			 struct strbuf *state, struct kd_err *err)
+{
+	struct slurm_executor *se = (struct slurm_executor *)ex;
+	struct measure_result res = { 0 };
+	char *dir = NULL;
+	long id;
+	int ret;
+
+	if (parse_ticket(ticket, &id, &dir, err) < 0)
+		return -1;
+	say(se, "Slurm job %ld: waiting for it again (%s)", id, dir);
+	ret = wait_job(se, id, &res, state);
+	if (!ret)
+		say(se, "Slurm job %ld: ended %s", id,
+		    state->len ? state->buf : "(Slurm forgot it)");
+	free(dir);
 	return ret;
 }
 
@@ -706,6 +801,7 @@ static const struct executor_ops slurm_ops = {
 	.measure = slurm_measure,
 	.release = slurm_release,
 	.cancel = slurm_cancel,
+	.collect = slurm_collect,
 };
 
 int slurm_executor_new(const struct slurm_executor_opts *o,

@@ -47,10 +47,27 @@ void executor_release(struct executor *ex)
 	ex->ops->release(ex);
 }
 
-int executor_cancel(struct executor *ex, const char *ticket,
+int executor_cancel(struct executor *ex, const char *ticket, bool *done,
 		    struct kd_err *err)
 {
-	return ex->ops->cancel ? ex->ops->cancel(ex, ticket, err) : 0;
+	*done = false;
+	return ex->ops->cancel ? ex->ops->cancel(ex, ticket, done, err) : 0;
+}
+
+int executor_collect(struct executor *ex, const char *ticket,
+		     struct strbuf *state, struct kd_err *err)
+{
+	strbuf_reset(state);
+	return ex->ops->collect ? ex->ops->collect(ex, ticket, state, err) : 0;
+}
+
+void bisect_outcome_release(struct bisect_outcome *out)
+{
+	free(out->host);
+	free(out->said);
+	free(out->build_failed);
+	free(out->where);
+	memset(out, 0, sizeof(*out));
 }
 
 void measure_result_release(struct measure_result *res)
@@ -541,5 +558,103 @@ int local_executor_new(const struct local_executor_opts *o,
 	le->o = *o;
 	machine_release(&m);
 	*out = &le->ex;
+	return 0;
+}
+
+/* ---- the store executor ------------------------------------------ */
+
+struct store_executor {
+	struct executor ex;
+	char *result_root;
+	char *build_failed;	/* "<commit> <why>" lines, or NULL */
+	char *where;
+};
+
+/* Why commit did not build, from build_failed's lines; NULL: it did. */
+static char *build_failure(const struct store_executor *se,
+			   const char *commit)
+{
+	for (const char *s = se->build_failed; s && *s;) {
+		size_t len = strcspn(s, "\n"), id = strcspn(s, " \n");
+
+		if (id >= 7 && !strncmp(commit, s, id))
+			return xstrndup(s + id + (id < len),
+					len - id - (id < len));
+		s += len + (s[len] == '\n');
+	}
+	return NULL;
+}
+
+static int store_measure(struct executor *ex, const struct measure_request *req,
+			 struct measure_result *res, struct kd_err *err)
+{
+	struct store_executor *se = (struct store_executor *)ex;
+	int ret = 0;
+
+	res->host = xstrdup(ex->host);
+	for (size_t i = 0; i < req->n_commits && !ret; i++) {
+		char *dir = runner_commit_dir(req->job, se->result_root,
+					      ex->host, req->commits[i]);
+		char *failure = NULL, *why;
+		size_t ok, failed;
+
+		ret = measure_count_runs(dir, req->tag, &ok, &failed, &failure,
+					 err);
+		free(dir);
+		if (ret < 0)
+			break;
+		if (ok >= req->runs) {
+			res->outcome[i] = MEASURE_OK;
+		} else if ((why = build_failure(se, req->commits[i]))) {
+			res->outcome[i] = MEASURE_BUILD_FAILED;
+			res->why[i] = why;
+		} else if (failed) {
+			res->outcome[i] = MEASURE_RUN_FAILED;
+			res->why[i] = xasprintf("the job failed%s%s",
+						failure ? ": " : "",
+						failure ? failure : "");
+		} else {
+			ret = kd_error(err, SHORT " has %zu of the %u runs%s%s asked for, and nothing here measures it (%s)",
+				       req->commits[i], ok, req->runs,
+				       req->tag ? " tagged " : "",
+				       req->tag ? req->tag : "", se->where);
+		}
+		free(failure);
+	}
+	return ret;
+}
+
+static void store_release(struct executor *ex)
+{
+	struct store_executor *se = (struct store_executor *)ex;
+
+	free(se->result_root);
+	free(se->build_failed);
+	free(se->where);
+	free(se);
+}
+
+static const struct executor_ops store_ops = {
+	.measure = store_measure,
+	.release = store_release,
+};
+
+int store_executor_new(const char *result_root, const char *host,
+		       const char *build_failed, const char *where,
+		       struct executor **out, struct kd_err *err)
+{
+	struct store_executor *se;
+
+	*out = NULL;
+	if (!host)
+		return kd_error(err, "the store executor needs the host the runs are stored under");
+	se = xcalloc(1, sizeof(*se));
+	se->ex.ops = &store_ops;
+	se->ex.name = "store";
+	se->ex.host = xstrdup(host);
+	se->result_root = xstrdup(result_root);
+	se->build_failed = build_failed ? xstrdup(build_failed) : NULL;
+	se->where = xstrdup(where ? where : "the store");
+	*out = &se->ex;
 	return 0;
 }

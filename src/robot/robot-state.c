@@ -367,12 +367,31 @@ int robot_state_batch_ticket(struct robot_state *st, const char *purpose,
 		ticket, purpose), err);
 }
 
+int robot_state_batch_close(struct robot_state *st, const char *purpose,
+			    const char *state, const char *why,
+			    struct kd_err *err)
+{
+	return run(st, prepare(st, err,
+		"UPDATE batches SET state = ?, outcome = ?, ticket = NULL,"
+		" ended = strftime('%s', 'now') WHERE purpose = ?", "sss",
+		state, why, purpose), err);
+}
+
 int robot_state_batch_tickets(struct robot_state *st, char ***purposes,
 			      char ***tickets, size_t *n, struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err,
-		"SELECT purpose, ticket FROM batches WHERE state = 'running'"
-		" AND ticket IS NOT NULL ORDER BY id", "");
+	return robot_state_batch_running(st, true, purposes, tickets, n, err);
+}
+
+int robot_state_batch_running(struct robot_state *st, bool with_ticket,
+			      char ***purposes, char ***tickets, size_t *n,
+			      struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err, with_ticket
+		? "SELECT purpose, ticket FROM batches WHERE state = 'running'"
+		  " AND ticket IS NOT NULL ORDER BY id"
+		: "SELECT purpose, ticket FROM batches WHERE state = 'running'"
+		  " ORDER BY id", "");
 	size_t alloc = 0, alloc2 = 0;
 	int rc;
 

@@ -192,6 +192,9 @@ static const struct executor_ops recording_ops = {
 };
 
 /* One pass. */
+struct robot;
+static int collect_batches(struct robot *r, struct kd_err *err);
+
 struct robot {
 	const struct robot_opts *o;
 	const struct robot_config *cfg;
@@ -880,6 +883,51 @@ static int take_tests(struct robot *r, struct kd_err *err)
 	return ret;
 }
 
+/*
+ * What a killed robot left under way: a job handed to the executor is
+ * waited for, whatever state it reached, and its batch ends "collected"
+ * (a request with its purpose, asked again, finds its runs in the store);
+ * one with nothing out there ends "interrupted".  So every batch ends,
+ * and no job is left for --cancel to look for later.
+ */
+static int collect_batches(struct robot *r, struct kd_err *err)
+{
+	struct strbuf state = STRBUF_INIT, why = STRBUF_INIT;
+	char **purposes, **tickets;
+	size_t n;
+	int ret = robot_state_batch_running(r->st, false, &purposes, &tickets,
+					    &n, err);
+
+	for (size_t i = 0; i < n && !ret && !stopped(r); i++) {
+		int got = 0;
+
+		strbuf_reset(&why);
+		if (tickets[i]) {
+			got = executor_collect(r->o->executor, tickets[i],
+					       &state, err);
+			strbuf_addf(&why, "its job ended %s after a restart",
+				    state.len ? state.buf : "(forgotten)");
+		} else {
+			strbuf_addstr(&why, "cut short: the robot was stopped or killed");
+		}
+		if (got < 0)
+			ret = -1;
+		else if (got == 0)
+			ret = robot_state_batch_close(r->st, purposes[i],
+				tickets[i] ? "collected" : "interrupted",
+				why.buf, err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(purposes[i]);
+		free(tickets[i]);
+	}
+	free(purposes);
+	free(tickets);
+	strbuf_release(&state);
+	strbuf_release(&why);
+	return ret;
+}
+
 int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
 	       struct kd_err *err)
 {
@@ -907,7 +955,9 @@ int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
 	r.rex.inner = o->executor;
 	r.rex.st = o->state;
 	fetch(&r);
-	ret = add_tests(&r, err);
+	ret = collect_batches(&r, err);
+	if (!ret && !r.res->signal)
+		ret = add_tests(&r, err);
 	if (!ret)
 		ret = take_tests(&r, err);
 	/* The executor checks commits out: the work tree goes back. */

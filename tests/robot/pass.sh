@@ -114,7 +114,7 @@ kill -9 "$pid"
 pid=
 if [ "$EXECUTOR" = slurm ]; then
 	"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
-	grep -Eq "^  [0-9-]+ [0-9:]+  test [0-9]+: bisect: [0-9a-f]+ to [0-9]+ runs  ticket $job $T/results/\.kdelta/slurm/batch-[A-Za-z0-9]+$" "$T/status" ||
+	grep -Eq "^  [0-9-]+ [0-9:]+  test [0-9]+: bisect: bisect [0-9a-f]+\.\.[0-9a-f]+( [0-9a-f]+)? to [0-9]+ runs  ticket $job $T/results/\.kdelta/slurm/batch-[A-Za-z0-9]+$" "$T/status" ||
 		fail "--status does not show Slurm job $job: $(cat "$T/status")"
 fi
 grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+% \(interval -[0-9.]+% to -[0-9.]+%\), [0-9]+ rounds; bisecting$" "$T/err1" ||
