@@ -713,8 +713,25 @@ static void decider_add(const struct run *r, json_t *stats)
 }
 
 /*
+ * Whether the workload reported anything: a run without a single result
+ * of its own has measured nothing, whatever the monitors saw.
+ */
+static bool has_result(const struct run *r, json_t *stats)
+{
+	size_t len = strlen(r->prefix);
+	const char *key;
+	json_t *value;
+
+	json_object_foreach(stats, key, value)
+		if (!strncmp(key, r->prefix, len) && key[len] == '.')
+			return true;
+	return false;
+}
+
+/*
  * stats.json, then the completion mark, then the matrix.  A file that
- * cannot be written stops the batch: the run is left incomplete.
+ * cannot be written stops the batch: the run is left incomplete, and one
+ * whose workload printed no result fails.
  */
 static int run_finish(struct run *r, struct kd_err *err)
 {
@@ -724,6 +741,9 @@ static int run_finish(struct run *r, struct kd_err *err)
 
 	if (!r->failure.len && run_dir_extract(r->run_dir, &stats, &xerr) < 0)
 		run_fail(r, "stats: %s", xerr.msg);
+	if (!r->failure.len && !has_result(r, stats))
+		run_fail(r, "%s printed no 'key: value' line; see kdelta-job(5) %s",
+			 r->prefix, r->wl->section.name);
 	if (stats && run_dir_write_stats(r->run_dir, stats, err) < 0)
 		goto out;
 	if (r->failure.len) {

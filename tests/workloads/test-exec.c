@@ -211,9 +211,33 @@ static void test_stop_signal(void)
 	wl_outcome_release(&o);
 }
 
+/*
+ * "results": a program that prints "1566944 us" (seed 000's trunc-bench)
+ * gets its value as a result line after its output; a pattern without a
+ * group takes its whole match; one that matches nothing adds nothing.
+ */
+static void test_results(void)
+{
+	struct jnode *params = exec_params("echo 'Removing files...' >&2; echo '1566944 us'; echo 'rate 12.5/s'; echo 7",
+					   NULL);
+	struct jnode *results = jnode_new_map();
+	struct wl_outcome o;
+
+	jnode_set(results, "usecs", jnode_new_scalar("^([0-9]+) us$"));
+	jnode_set(results, "rate", jnode_new_scalar("rate ([0-9.]+)/s"));
+	jnode_set(results, "bare", jnode_new_scalar("^[0-9]+$"));
+	jnode_set(results, "none", jnode_new_scalar("^nothing ([0-9]+)"));
+	jnode_set(params, "results", results);
+	wl_run("exec", params, NULL, &o);
+	CHECK(o.status == 0);
+	CHECK_STR(o.out.buf, "1566944 us\nrate 12.5/s\n7\nusecs: 1566944\nrate: 12.5\nbare: 7\n");
+	wl_outcome_release(&o);
+}
+
 int main(void)
 {
 	test_shell();
+	test_results();
 	test_argv();
 	test_stdin();
 	test_failures();

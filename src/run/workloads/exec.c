@@ -2,12 +2,18 @@
 /*
  * exec: runs any command in the work directory, so that fio, bonnie++ or a
  * user's own program fit in.  Its stdout is the workload's log: every
- * "key: value" line it prints becomes the metric "<name>.<key>".  The command
+ * "key: value" line it prints becomes the metric "<name>.<key>".  For a
+ * program that prints its results otherwise ("1566944 us"), "results"
+ * maps a key to a regular expression: the first line it matches gives the
+ * value, written to the log as a "key: value" line after the program's
+ * output.  The command
  * runs in a process group of its own, which gets the runner's stop signals
  * passed on, is killed when timeout passes, and is killed once the command
  * has ended: nothing it started outlives the run.
  */
 #include <errno.h>
+#include <math.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +22,7 @@
 
 #include "common.h"
 #include "kdelta/proc.h"
+#include "kdelta/store.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
 #include "kdelta/workload.h"
@@ -57,6 +64,57 @@ static void exec_show(struct exec_cmd *c)
 	c->shown = strbuf_detach(&sb);
 }
 
+/* A key of "results": what store_result_line() takes before ": ". */
+static bool result_key_ok(const char *key)
+{
+	if (!*key)
+		return false;
+	for (const char *s = key; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == ':' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* regcomp() of one pattern: POSIX extended, ^ and $ at each line. */
+static int results_compile(const char *key, const char *pattern, regex_t *re,
+			   struct kd_err *err)
+{
+	int rc = regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE);
+	char why[256];
+
+	if (!rc)
+		return 0;
+	regerror(rc, re, why, sizeof(why));
+	return kd_error(err, "exec: results: %s: '%s' is no regular expression: %s",
+			key, pattern, why);
+}
+
+/* "results": a mapping of result keys to regular expressions. */
+static int results_check(const struct jnode *results, const char **at,
+			 struct kd_err *err)
+{
+	*at = "results";
+	if (!results)
+		return 0;
+	if (results->kind != JNODE_MAP || !results->n)
+		return kd_error(err, "exec: results must map result keys to regular expressions, e.g. 'usecs: \"^([0-9]+) us$\"'");
+	for (size_t i = 0; i < results->n; i++) {
+		const struct jnode *v = results->values[i];
+		regex_t re;
+
+		if (!result_key_ok(results->keys[i]))
+			return kd_error(err, "exec: results: '%s' is no result key (no blanks, no ':')",
+					results->keys[i]);
+		if (v->kind != JNODE_SCALAR || !*v->scalar)
+			return kd_error(err, "exec: results: %s: expected a regular expression",
+					results->keys[i]);
+		if (results_compile(results->keys[i], v->scalar, &re, err) < 0)
+			return -1;
+		regfree(&re);
+	}
+	return 0;
+}
+
 /* One command, cmd or argv: checked as the job file loads. */
 static int exec_constraints(const struct jnode *params, const char **at,
 			    struct kd_err *err)
@@ -71,7 +129,7 @@ static int exec_constraints(const struct jnode *params, const char **at,
 		return kd_error(err, "exec: no command: give cmd (a shell command line) or argv (a list of arguments)");
 	if (list && (list->kind != JNODE_LIST || !list->n))
 		return kd_error(err, "exec: argv must be a non-empty list of arguments");
-	return 0;
+	return results_check(jnode_get(params, "results"), at, err);
 }
 
 /* The command, from cmd (a shell command line) or argv (a list). */
@@ -190,8 +248,74 @@ out:
 	return ret;
 }
 
+/*
+ * The value a pattern finds in text: its first parenthesized group, else
+ * what it matched, on the first line where it matches and that reads as a
+ * number (strtod(), whole).
+ */
+static bool results_find(const regex_t *re, const char *text, double *value)
+{
+	regmatch_t m[2];
+
+	for (const char *s = text; *s;) {
+		size_t len = strcspn(s, "\n");
+		char *line = xstrndup(s, len);
+		bool found = false;
+
+		if (!regexec(re, line, 2, m, 0)) {
+			regmatch_t *g = m[1].rm_so >= 0 ? &m[1] : &m[0];
+			char *number = xstrndup(line + g->rm_so,
+						(size_t)(g->rm_eo - g->rm_so));
+			char *end;
+
+			*value = strtod(number, &end);
+			found = end != number && !*end && isfinite(*value);
+			free(number);
+		}
+		free(line);
+		if (found)
+			return true;
+		s += len + (s[len] == '\n');
+	}
+	return false;
+}
+
+/*
+ * "results": the program's output read back from the log (stdout, a file
+ * of the run directory), each pattern's value written after it.
+ */
+static int results_add(const struct jnode *results, FILE *out,
+		       struct kd_err *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *path = xasprintf("/proc/self/fd/%d", fileno(out));
+	int ret = 0;
+
+	if (read_file(path, &text, err) < 0)
+		ret = kd_error_prefix(err, "exec: results: cannot read the output back");
+	for (size_t i = 0; !ret && i < results->n; i++) {
+		regex_t re;
+		double value;
+
+		ret = results_compile(results->keys[i],
+				      results->values[i]->scalar, &re, err);
+		if (ret < 0)
+			break;
+		if (results_find(&re, text.buf, &value))
+			store_result_write(out, results->keys[i], value);
+		regfree(&re);
+	}
+	if (!ret && fflush(out) == EOF)
+		ret = kd_error(err, "exec: results: cannot write the log: %s",
+			       strerror(errno));
+	strbuf_release(&text);
+	free(path);
+	return ret;
+}
+
 static int exec_run(const struct jnode *params, FILE *out, struct kd_err *err)
 {
+	const struct jnode *results = jnode_get(params, "results");
 	struct exec_cmd c;
 	int ret;
 
@@ -200,6 +324,8 @@ static int exec_run(const struct jnode *params, FILE *out, struct kd_err *err)
 		ret = kd_error(err, "exec: the log is not a file");
 	if (!ret)
 		ret = exec_command(&c, fileno(out), err);
+	if (!ret && results)
+		ret = results_add(results, out, err);
 	exec_cmd_release(&c);
 	return ret;
 }
@@ -212,6 +338,8 @@ static const struct param_spec exec_params[] = {
 	{ .name = "name", .type = PARAM_STRING, .def = "exec",
 	  .help = "the prefix of its metrics: a line \"key: value\" becomes <name>.<key>; also names its log, <name>.log in the run directory, so letters, digits and ._+=,@%- only, no leading '.', not setup, and not a monitor's name (time, proc-vmstat, perf-stat, ...)",
 	  .check = workload_name_check },
+	{ .name = "results", .type = PARAM_MAP,
+	  .help = "for a program that prints no \"key: value\" lines: a mapping of result keys to POSIX extended regular expressions, each matched against every line of its stdout; the first line a pattern matches gives the key's value, from the pattern's first parenthesized group (else the whole match), which must read as a number; e.g. for a program printing \"1566944 us\": {usecs: \"^([0-9]+) us$\"}.  The values are added to the log as \"key: value\" lines after the program's output, and become <name>.<key> like the lines it prints itself" },
 	{ .name = "timeout", .type = PARAM_DURATION,
 	  .help = "kill the command (SIGTERM, 2s later SIGKILL, to its whole process group) if it runs longer, e.g. 10m; none if unset" },
 	{ .name = NULL },
