@@ -120,4 +120,17 @@ int result_dir_tagged_runs(const char *commit_dir, const char *tag,
 			   struct kd_err *err);
 void tagged_runs_release(struct tagged_runs *r);
 
+/*
+ * The key results the job of commit_dir's runs declared (its first ok
+ * run's record; key-result.h), none when it declared none.
+ */
+struct key_results;
+int result_dir_key_results(const char *commit_dir, struct key_results *out,
+			   struct kd_err *err);
+/*
+ * The job's key result: the first it declared, else the first result its
+ * workload printed (store_key_result()); NULL when neither.  Caller frees.
+ */
+char *result_dir_key_result(const char *commit_dir);
+
 #endif

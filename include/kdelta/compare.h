@@ -7,6 +7,7 @@
 
 #include "kdelta/commit-dir.h"
 #include "kdelta/err.h"
+#include "kdelta/key-result.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/run-record.h"
 #include "kdelta/stats.h"
@@ -136,6 +137,11 @@ struct metric_row {
 				 * decided by lkp-tests' rule and shown in
 				 * the fail:runs table */
 	int better;		/* +1 higher is better, -1 lower, 0 unknown */
+	/*
+	 * Judged by a gate (compare_outcome()): a workload result, and one of
+	 * those the job declared when it declared any (key_result:).
+	 */
+	bool gate;
 	struct metric_cell *cells;	/* one per variant */
 	struct key_estimate *estimates;	/* a workload result's, one per
 					 * variant (compare_decide());
@@ -178,6 +184,13 @@ struct comparison {
 	 * generic ones only.
 	 */
 	const struct metric_catalogue *catalogue;
+	/*
+	 * The key results the job declared (key_result: in the base's first
+	 * run's job.yaml, or the robot's key-result), with their directions,
+	 * which are the rows' (compare_decide()); none: every workload
+	 * result is a key result, in the rules' direction.
+	 */
+	struct key_results declared;
 };
 
 /* The confidence of a workload result's interval, in percent. */
@@ -216,16 +229,19 @@ void compare_decide(struct comparison *cmp, const struct compare_options *opt);
 
 /*
  * What a set of decided comparisons tells a robot, from better to worse
- * (the worst found wins):
- *  - clean: every workload result of every variant is the same or changed
- *    for the better, and no variant fails more than the base;
- *  - inconclusive: some workload result is neither changed nor shown the
- *    same (or had too few runs to decide, or statistics not finite);
- *  - no data: a variant, or the base, has no usable run, or a workload
- *    result is missing on one side;
- *  - regressed: a workload result changed for the worse (or in a direction
- *    nobody declared better), a failure stat rose, or a variant's runs
- *    failed where the base's did not (variant_fails_more()).
+ * (the worst found wins), of the key results (the rows with gate: the
+ * workload results the job declared, or all when it declared none):
+ *  - clean: every key result of every variant is the same or changed for
+ *    the better, and no variant fails more than the base;
+ *  - inconclusive: some key result is neither changed nor shown the same
+ *    (or had too few runs to decide, or statistics not finite), or changed
+ *    in a direction nobody says is better or worse (the verdict line says
+ *    how to declare it);
+ *  - no data: a variant, or the base, has no usable run, or a key result
+ *    is missing on one side;
+ *  - regressed: a key result changed for the worse, a failure stat rose,
+ *    or a variant's runs failed where the base's did not
+ *    (variant_fails_more()).
  * No comparison at all is "no data".
  */
 enum compare_outcome {

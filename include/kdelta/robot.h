@@ -8,6 +8,7 @@
 
 #include "kdelta/err.h"
 #include "kdelta/job.h"
+#include "kdelta/key-result.h"
 #include "kdelta/mail.h"
 
 /*
@@ -57,6 +58,13 @@ struct robot_config {
 	struct job_set *job_files;	/* one set per file of "jobs" */
 	size_t n_job_files;
 	char *build;		/* sh -c in repo; {commit} replaced */
+	char *install;		/* NULL, or sh -c in a commit's build tree:
+				 * each commit built once (executor.h) */
+	/*
+	 * key-result: the key results and their directions, over those of
+	 * the jobs (key-result.h); none: the jobs'.
+	 */
+	struct key_results key_results;
 	unsigned runs, max_runs;
 	double min_change;	/* percent */
 	char *result_root;	/* absolute */

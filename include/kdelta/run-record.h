@@ -86,6 +86,14 @@ struct run_place {
 /* The place of root's run (its strings are root's). */
 void run_record_place(const struct jnode *root, struct run_place *out);
 
+/*
+ * The key results its job declared (key_result:, key-result.h) into out;
+ * none when it declared none, -1 when they are malformed.
+ */
+struct key_results;
+int run_record_key_results(const struct jnode *root, struct key_results *out,
+			   struct kd_err *err);
+
 /* A job parameter: key ("section.key" where needed) and value. */
 struct param {
 	char *key;

@@ -81,7 +81,7 @@ static int load_matrix(const char *dir, struct matrix *m, struct kd_err *err)
 /* The job's key result, when the good commit's results have it. */
 static char *key_result(const char *dir, const struct matrix *m)
 {
-	char *metric = store_key_result(dir);
+	char *metric = result_dir_key_result(dir);
 
 	if (metric && matrix_row(m, metric) < 0) {
 		free(metric);

@@ -306,7 +306,7 @@ static int robot_locked(const struct robot_args *a,
 	struct work_dir wd = { .fd = -1 };
 	struct strbuf notes = STRBUF_INIT;
 	struct local_executor_opts lo = {
-		.repo = cfg->repo, .build = cfg->build,
+		.repo = cfg->repo, .build = cfg->build, .install = cfg->install,
 		.result_root = cfg->result_root, .work_dir = &wd,
 		.cancel_fd = cancel_fd,
 		.command = "robot", .progress = stderr,

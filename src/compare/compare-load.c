@@ -176,6 +176,10 @@ static int comparison_build(const struct result_group *g, size_t n,
 			*err = jobs[v].err;
 	if (!ret)
 		ret = comparison_set_params(cmp, g->members[0], axis, err);
+	/* lkp-tests' trees (no job.yaml of kdelta's) declare nothing */
+	if (!ret && !g->members[0]->matrix)
+		ret = result_dir_key_results(g->members[0]->path,
+					     &cmp->declared, err);
 	if (!ret)
 		comparison_add_matrices(cmp, mp);
 	for (size_t v = 0; v < n; v++)

@@ -438,6 +438,7 @@ void comparison_release(struct comparison *cmp)
 		free(cmp->variants[v].failure);
 	}
 	free(cmp->variants);
+	key_results_release(&cmp->declared);
 	free_params(cmp->params, cmp->nparams);
 	free(cmp->name);
 	free(cmp->testcase);

@@ -763,6 +763,23 @@ static void decide_variants(void *ctx, size_t begin, size_t end)
 	free(index);
 }
 
+/*
+ * The key results the job declared: their directions, when declared,
+ * are the rows' (over the metric rules'), and only they gate.
+ */
+static void apply_declared(struct comparison *cmp)
+{
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		struct metric_row *row = &cmp->rows[r];
+		const struct key_result *k =
+			key_results_find(&cmp->declared, row->name);
+
+		row->gate = row->key && (!cmp->declared.n || k);
+		if (k && k->better)
+			row->better = k->better;
+	}
+}
+
 void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 {
 	struct decide_work w = { cmp, opt, NULL };
@@ -771,6 +788,7 @@ void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 	if (!cmp->nrows || !cmp->nvariants)
 		return;
 	parallel_for(cmp->nrows, BASE_ROWS_GRAIN, decide_bases, &w);
+	apply_declared(cmp);
 	base_names_init(&bn, cmp, opt);
 	w.bn = &bn;
 	parallel_for(cmp->nvariants - 1, 1, decide_variants, &w);
@@ -793,10 +811,12 @@ static enum compare_outcome cell_outcome(const struct metric_row *row,
 		return cell->verdict == VERDICT_CHANGED &&
 		       cell->sum.mean > base->sum.mean ? OUTCOME_REGRESSED
 						       : OUTCOME_CLEAN;
-	if (!row->key)
+	if (!row->gate)
 		return OUTCOME_CLEAN;
 	switch (cell->verdict) {
 	case VERDICT_CHANGED:
+		if (!row->better)	/* nobody says which way is worse */
+			return OUTCOME_INCONCLUSIVE;
 		return row->better * sign > 0 ? OUTCOME_CLEAN
 					      : OUTCOME_REGRESSED;
 	case VERDICT_SAME:

@@ -102,9 +102,17 @@ void add_key_verdict(struct strbuf *out, const struct metric_row *row,
 	add_interval(out, cell);
 	strbuf_addf(out, "): %s", verdict_name(cell->verdict));
 	dir = direction(row, cell);
-	/* --fail-on-regression counts a change of unknown direction as worse. */
-	if (cell->verdict == VERDICT_CHANGED)
-		strbuf_addf(out, ", %s", dir ? dir : "direction unknown (counted as worse)");
+	/*
+	 * --fail-on-regression cannot tell whether a change of unknown
+	 * direction is a regression: it says so, and how to declare it.
+	 */
+	if (cell->verdict == VERDICT_CHANGED && dir)
+		strbuf_addf(out, ", %s", dir);
+	else if (cell->verdict == VERDICT_CHANGED && row->gate)
+		strbuf_addf(out, ", direction unknown: not counted as a regression (--fail-on-regression: inconclusive); declare which is better in the job: key_result: {%s: higher} (or lower)",
+			    row->name);
+	else if (cell->verdict == VERDICT_CHANGED)
+		strbuf_addstr(out, ", direction unknown (not a key result)");
 	if (cell->verdict == VERDICT_INCONCLUSIVE && cell_estimate(cell)->runs_needed) {
 		strbuf_addstr(out, ", ");
 		add_runs_needed(out, cell, opt);

@@ -19,6 +19,7 @@
 #include "kdelta/plot.h"
 #include "kdelta/render.h"
 #include "kdelta/report.h"
+#include "kdelta/commit-dir.h"
 #include "kdelta/run-record.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -155,10 +156,12 @@ static char *group_key_result(const struct comparison *cmp)
 {
 	char *key = NULL;
 
+	if (cmp->declared.n)
+		return xstrdup(cmp->declared.at[0].metric);
 	for (size_t v = 0; v < cmp->nvariants && !key; v++) {
 		char *dir = variant_dir(&cmp->variants[v]);
 
-		key = store_key_result(dir);
+		key = result_dir_key_result(dir);
 		free(dir);
 	}
 	return key;

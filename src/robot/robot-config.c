@@ -24,9 +24,9 @@
 #define ROBOT_CONFIG_MAX_SIZE ((size_t)1 << 20)
 
 static const char *const top_keys[] = {
-	"repository", "branches", "jobs", "build", "runs", "max-runs",
-	"min-change", "result-root", "work-dir", "state", "interval", "mail",
-	"executor", "slurm", NULL,
+	"repository", "branches", "jobs", "build", "install", "runs",
+	"max-runs", "min-change", "key-result", "result-root", "work-dir",
+	"state", "interval", "mail", "executor", "slurm", NULL,
 };
 static const char *const slurm_keys[] = {
 	"partition", "account", "constraint", "kdelta", "job-dir", "work-dir",
@@ -380,6 +380,9 @@ static int slurm(const struct loader *ld, const struct jnode *node)
 
 	if (node && strcmp(ld->cfg->executor, "slurm"))
 		return node_error(ld, node, "slurm: only with 'executor: slurm'");
+	/* "slurm:" with nothing under it: every key at its default */
+	if (node && node->kind == JNODE_SCALAR && !*node->scalar)
+		node = NULL;
 	if (node && (expect_map(ld, node, "slurm") < 0 ||
 		     check_keys(ld, node, slurm_keys, "slurm: ") < 0))
 		return -1;
@@ -504,6 +507,12 @@ static int load_root(const struct loader *ld, const struct jnode *root)
 	    string(ld, jnode_get(root, "build"), "build", &cfg->build) < 0 ||
 	    numbers(ld, root) < 0 || paths(ld, root) < 0)
 		return -1;
+	if ((v = jnode_get(root, "install")) &&
+	    string(ld, v, "install", &cfg->install) < 0)
+		return -1;
+	if ((v = jnode_get(root, "key-result")) &&
+	    key_results_parse(v, &cfg->key_results, ld->err) < 0)
+		return node_error(ld, v, "key-result: %s", ld->err->msg);
 	if ((v = jnode_get(root, "mail")) && mail(ld, v) < 0)
 		return -1;
 	if ((v = jnode_get(root, "executor")) && executor(ld, v) < 0)
@@ -608,6 +617,8 @@ void robot_config_release(struct robot_config *cfg)
 		job_set_release(&cfg->job_files[i]);
 	free(cfg->job_files);
 	free(cfg->build);
+	free(cfg->install);
+	key_results_release(&cfg->key_results);
 	free(cfg->result_root);
 	free(cfg->work_dir);
 	free(cfg->state);

@@ -478,7 +478,7 @@ static int compare_test(struct robot *r, struct robot_test *t,
 		runner_commit_dir(job, r->cfg->result_root, r->rex.ex.host, t->base),
 		runner_commit_dir(job, r->cfg->result_root, r->rex.ex.host, t->head),
 	};
-	struct strbuf open = STRBUF_INIT;
+	struct strbuf open = STRBUF_INIT, unknown = STRBUF_INIT;
 	struct compare_options opt;
 	struct comparison cmp;
 	const char *worst = NULL;
@@ -491,12 +491,16 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	*most = 0;
 	compare_options_init(&opt);
 	opt.min_change = r->cfg->min_change;
+	if (!ret && r->cfg->key_results.n) {	/* the robot's own, first */
+		key_results_release(&cmp.declared);
+		key_results_copy(&cmp.declared, &r->cfg->key_results);
+	}
 	if (!ret)
-		compare_decide(&cmp, &opt);	/* the rows' directions */
+		compare_decide(&cmp, &opt);	/* rows' directions, gates */
 	for (size_t i = 0; !ret && i < cmp.nrows; i++) {
 		const struct metric_row *row = &cmp.rows[i];
 
-		if (!row->key)
+		if (!row->gate)
 			continue;
 		ret = judge(r, job, t, row->name, &j, err);
 		if (ret < 0)
@@ -516,6 +520,14 @@ static int compare_test(struct robot *r, struct robot_test *t,
 				strbuf_addf(&open, "; about %zu runs a side would decide it",
 					    j.needed);
 		}
+		if (j.sr.verdict == SEQ_CHANGED && !row->better) {
+			if (unknown.len)
+				strbuf_addstr(&unknown, "; ");
+			describe(&unknown, row->name, &j);
+			strbuf_addf(&unknown, ", in a direction nobody declared better (key-result: {%s: higher}, or lower)",
+				    row->name);
+			continue;
+		}
 		if (j.sr.verdict != SEQ_CHANGED ||
 		    row->better * j.sr.ci.estimate >= 0)
 			continue;
@@ -526,6 +538,14 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	}
 	if (!ret && worst) {
 		ret = regressed(r, t, worst, &worst_j, err);
+	} else if (!ret && unknown.len && !open.len) {
+		struct strbuf verdict = STRBUF_INIT;
+
+		strbuf_addf(&verdict, "undecided: %s; not bisected, not mailed",
+			    unknown.buf);
+		ret = test_done(r, t, ROBOT_OUTCOME_UNDECIDED, verdict.buf,
+				err);
+		strbuf_release(&verdict);
 	} else if (!ret && !open.len) {
 		ret = test_done(r, t, ROBOT_OUTCOME_CLEAN,
 				"no regression of a workload result", err);
@@ -542,6 +562,7 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	}
 	if (!ret)
 		r->res->tested += *decided;
+	strbuf_release(&unknown);
 	strbuf_release(&open);
 	comparison_release(&cmp);
 	free(dirs[0]);

@@ -8,6 +8,7 @@
 
 #include "kdelta/disk.h"
 #include "kdelta/job.h"
+#include "kdelta/key-result.h"
 #include "kdelta/monitor.h"
 #include "kdelta/params.h"
 #include "kdelta/run-record.h"
@@ -72,6 +73,8 @@ static const struct param_spec common_params[] = {
 	  .help = "the file system to make on the disk; xfs, ext4 and btrfs need a disk, tmpfs takes its size from one if given" },
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
 	  .help = "mount options for the file system, as for mount -o, but the file system's only: not mount(8)'s own (bind, loop, x-*, ...); needs fs" },
+	{ .name = "key_result", .type = PARAM_MAP, .unnamed = true,
+	  .help = "the job's key results and which direction of each is better: a mapping of the workload's results to higher or lower (or nothing: kdelta's metric rules say), like {exec.ops_per_sec: higher, exec.usecs: lower}; report writes its mail about the first, bisect bisects it, and compare --fail-on-regression and the robot judge these only; default: the first result the workload prints, in the direction the metric rules give" },
 	{ .name = "monitors", .type = PARAM_MAP, .unnamed = true,
 	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: those on by default" },
 	{ .name = "cpufreq_governor", .type = PARAM_CHOICE,
@@ -129,11 +132,54 @@ static const struct param_spec common_params[] = {
 	{ NULL },
 };
 
+/*
+ * key_result: a mapping (key-result.h) of the workload's own results,
+ * "<prefix>.<key>" where prefix is the workload's (exec's name).
+ */
+static int key_result_constraints(const struct jnode *job, const char **at,
+				  struct kd_err *err)
+{
+	const struct jnode *map = jnode_get(job, "key_result");
+	const struct workload *wl = NULL;
+	struct key_results k;
+	const char *prefix = NULL;
+	int ret = 0;
+
+	*at = "key_result";
+	if (!map || (map->kind == JNODE_SCALAR && !*map->scalar))
+		return 0;
+	if (key_results_parse(map, &k, err) < 0)
+		return kd_error_prefix(err, "key_result");
+	for (size_t i = 0; workload_registry[i] && !wl; i++)
+		if (jnode_get(job, workload_registry[i]->section.name))
+			wl = workload_registry[i];
+	if (wl)
+		prefix = workload_prefix(wl, jnode_get(job, wl->section.name));
+	for (size_t i = 0; prefix && i < k.n && !ret; i++) {
+		size_t len = strlen(prefix);
+
+		if (strncmp(k.at[i].metric, prefix, len) ||
+		    k.at[i].metric[len] != '.')
+			ret = kd_error(err, "key_result: %s is not one of the workload's results, %s.<key>",
+				       k.at[i].metric, prefix);
+	}
+	key_results_release(&k);
+	return ret;
+}
+
+static int common_constraints(const struct jnode *job, const char **at,
+			      struct kd_err *err)
+{
+	if (fs_constraints(job, at, err) < 0)
+		return -1;
+	return key_result_constraints(job, at, err);
+}
+
 const struct param_section job_common_section = {
 	.name = "common",
 	.summary = "parameters of every job",
 	.params = common_params,
-	.constraints = fs_constraints,
+	.constraints = common_constraints,
 };
 
 static size_t registry_length(const void *const *registry)

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "kdelta/commit-dir.h"
+#include "kdelta/key-result.h"
 #include "kdelta/matrix.h"
 #include "kdelta/run-record.h"
 #include "kdelta/store.h"
@@ -488,4 +489,54 @@ int result_dir_tagged_runs(const char *commit_dir, const char *tag,
 	if (ret < 0)
 		tagged_runs_release(out);
 	return ret;
+}
+
+/* ---- the key results a job declared ------------------------------ */
+
+int result_dir_key_results(const char *commit_dir, struct key_results *out,
+			   struct kd_err *err)
+{
+	unsigned *runs = NULL;
+	size_t n = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!is_directory(commit_dir))
+		return 0;
+	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *dir = xasprintf("%s/%u", commit_dir, runs[i]);
+		char *status = store_run_status(dir);
+		char *path = xasprintf("%s/%s", dir, STORE_JOB_FILE);
+		bool ok = status && !strcmp(status, "ok");
+		struct jnode *root = NULL;
+
+		/* lkp-tests' runs may have no record */
+		if (ok && path_exists(path) &&
+		    (ret = run_record_load(path, &root, err)) == 0 && root)
+			ret = run_record_key_results(root, out, err);
+		if (ret < 0)
+			kd_error_prefix(err, "%s: key_result", path);
+		jnode_free(root);
+		free(path);
+		free(status);
+		free(dir);
+		if (ok)
+			break;
+	}
+	free(runs);
+	return ret;
+}
+
+char *result_dir_key_result(const char *commit_dir)
+{
+	struct key_results k;
+	struct kd_err err;
+	char *name = NULL;
+
+	if (result_dir_key_results(commit_dir, &k, &err) == 0 && k.n)
+		name = xstrdup(k.at[0].metric);
+	key_results_release(&k);
+	return name ? name : store_key_result(commit_dir);
 }

@@ -13,6 +13,7 @@
 #include "kdelta/lkp-axes.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/name-index.h"
+#include "kdelta/key-result.h"
 #include "kdelta/run-record.h"
 #include "kdelta/util.h"
 
@@ -383,7 +384,7 @@ void job_params_release(struct job_params *params)
 	memset(params, 0, sizeof(*params));
 }
 
-/* ---- where a run was in its batch ------------------------------- */
+/* ---- where a run was, what its job declared ---------------------- */
 
 void run_record_place(const struct jnode *root, struct run_place *out)
 {
@@ -395,4 +396,15 @@ void run_record_place(const struct jnode *root, struct run_place *out)
 	out->round = number_at(k, RUN_RECORD_ROUND, &number) && number >= 0
 		     ? (long)number : -1;
 	out->start = number_at(k, RUN_RECORD_START, &number) ? number : 0;
+}
+
+int run_record_key_results(const struct jnode *root, struct key_results *out,
+			   struct kd_err *err)
+{
+	const struct jnode *map = jnode_get(root, "key_result");
+
+	memset(out, 0, sizeof(*out));
+	if (!map || (map->kind == JNODE_SCALAR && !*map->scalar))
+		return 0;
+	return key_results_parse(map, out, err);
 }

@@ -48,18 +48,44 @@ check 7 compare --result-root "$R" --fail-on-regression dead dead2
 # The worst of the variants wins: regressed over no data over inconclusive.
 check 1 compare --result-root "$R" --fail-on-regression base noisy worse
 check 6 compare --result-root "$R" --fail-on-regression base same noisy
-# A change in a direction no rule declares better counts as a regression,
-# and its verdict line says so.
+# A change in a direction no rule declares better is no regression the gate
+# can call: inconclusive, and the verdict line says how to declare it.
+# (Before, it counted as worse: a checksum printed first failed CI.)
 U=$R/u/fs=xfs/box
 store_commit "$U/ubase" "$(job ubase | sed 's/^testcase: w/testcase: u/')" \
 	u.widgets=100,101,99,100,100.5
 store_commit "$U/uup" "$(job uup | sed 's/^testcase: w/testcase: u/')" \
 	u.widgets=110,111,109,110,110.5
-check 1 compare --result-root "$R" --fail-on-regression ubase uup
+check 6 compare --result-root "$R" --fail-on-regression ubase uup
 # (The line is wrapped at 80 columns, the rest indented.)
-sed -n '/^u\.widgets, uup/{N;s/\n */ /;p}' "$T/out" |
-	grep -q '^u\.widgets, uup: +10\.0% (95% CI .*): changed, direction unknown (counted as worse)$' ||
+sed -n '/^u\.widgets, uup/{N;N;s/\n */ /g;p}' "$T/out" |
+	grep -q '^u\.widgets, uup: +10\.0% (95% CI .*): changed, direction unknown: not counted as a regression (--fail-on-regression: inconclusive); declare which is better in the job: key_result: {u\.widgets: higher} (or lower)$' ||
 	fail "verdict line of a change of unknown direction: $(cat "$T/out")"
+# Declared (key_result: in the runs' job.yaml), the direction is the job's,
+# and only the declared results gate: a checksum that changed does not.
+K=$R/k/fs=xfs/box
+kjob() {	# LABEL DIRECTION
+	printf 'testcase: k\nfs: xfs\ncommit: %s\nhost: box\nruns: 5\nkey_result:\n  k.widgets: %s\n' "$1" "$2"
+}
+store_commit "$K/kbase" "$(kjob kbase lower)" k.checksum=7,7,7,7,7 \
+	k.widgets=100,101,99,100,100.5
+store_commit "$K/kup" "$(kjob kup lower)" k.checksum=9,9,9,9,9 \
+	k.widgets=110,111,109,110,110.5
+check 1 compare --result-root "$R" --fail-on-regression kbase kup
+grep -q '^k\.widgets, kup: +10\.0% (95% CI .*): changed, worse$' "$T/out" ||
+	fail "a declared direction: $(cat "$T/out")"
+for dir in kbase kup; do
+	for i in 0 1 2 3 4; do
+		sed -i 's/k.widgets: lower/k.widgets: higher/' "$K/$dir/$i/job.yaml"
+	done
+done
+check 0 compare --result-root "$R" --fail-on-regression kbase kup
+grep -q '^k\.widgets, kup: +10\.0% (95% CI .*): changed, better$' "$T/out" ||
+	fail "the other declared direction: $(cat "$T/out")"
+# report's mail is about the declared key result, not the first printed.
+check 0 report --result-root "$R" --always kbase kup
+grep -q '^Subject: \[kdelta\] kup: k\.widgets +10\.0% improvement$' "$T/out" ||
+	fail "report: the subject is not the declared key result: $(grep '^Subject' "$T/out")"
 # Without --fail-on-regression: 0.
 check 0 compare --result-root "$R" base worse
 check 0 compare --result-root "$R" dead dead2

@@ -78,6 +78,15 @@ expect_error 2 "kdelta robot: c.yaml:6:26: slurm: unknown key 'nodes'; see kdelt
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: slurm\nslurm: {poll: often}\n'
 expect_error 2 "kdelta robot: c.yaml:6:15: slurm: poll: expected a duration such as 10s" \
 	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nkey-result: {exec.ops: lowest}\n'
+expect_error 2 "kdelta robot: c.yaml:5:13: key-result: exec.ops: 'lowest': expected higher or lower (which is better), or nothing" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nkey-result: exec.ops\n'
+expect_error 2 "kdelta robot: c.yaml:5:13: key-result: expected a mapping of results to the direction that is better, like {exec.ops_per_sec: higher}" \
+	"$KDELTA" robot --once c.yaml
+# An empty slurm: is every key at its default (issue 23: it was refused).
+config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nexecutor: slurm\nslurm:\nresult-root: results\n'
+"$KDELTA" robot --status c.yaml >out 2>err || fail "an empty slurm: $(cat err)"
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nruns: 1\n'
 expect_error 2 "kdelta robot: c.yaml:5:7: runs: at least 2 runs, to tell a change from noise" \
 	"$KDELTA" robot --once c.yaml
