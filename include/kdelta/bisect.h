@@ -182,14 +182,16 @@ int bisect_search(const struct bisect_opts *o, const char *good,
 /*
  * The robot's mail about the first bad commit against its base: ro holds
  * the addresses and the like; its compare options, legend labels, job file
- * and "To reproduce" (the executor's checkout and build, as --setup) are
- * filled in here.  The comparison keeps only the bisected workload result,
- * so that the mail is about it.  report_write()'s return value.
+ * and "To reproduce" (the checkout, build and install, as --setup, in
+ * repo_shown, or NULL: opts->repo) are filled in here.  The comparison
+ * keeps only the bisected workload result, so that the mail is about it.
+ * report_write()'s return value.
  */
 struct report_options;
 int bisect_report_write(struct bisect_result *res,
 			const struct bisect_opts *opts, const char *build,
-			const char *install, struct report_options *ro,
-			struct strbuf *out, struct kd_err *err);
+			const char *install, const char *repo_shown,
+			struct report_options *ro, struct strbuf *out,
+			struct kd_err *err);
 
 #endif

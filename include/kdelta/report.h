@@ -63,6 +63,11 @@ struct report_options {
 	 * runs recorded (kdelta.setup in their job.yaml), if any.
 	 */
 	const char *setup;
+	/*
+	 * What "To reproduce" says first: a command (a git clone the setup
+	 * then uses), and a comment line before it; NULL: none.
+	 */
+	const char *prepare, *prepare_note;
 	double date;		/* seconds since the epoch; 0: now */
 	unsigned long long unique;	/* for the Message-ID; 0: made up */
 };

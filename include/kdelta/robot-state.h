@@ -116,10 +116,21 @@ int robot_state_bisect_start(struct robot_state *st, long long test,
 int robot_state_bisect_step(struct robot_state *st, long long test,
 			    const char *commit, const char *verdict,
 			    const char *said, struct kd_err *err);
-/* end: "found", "range", "not reproducible", "failed: ..." */
+/*
+ * end: "found", "range", "undecided", "not reproducible", "failed: ...";
+ * clean: a commit the bisection showed clean (the first bad commit's
+ * parent, not worse than good), or NULL.
+ */
 int robot_state_bisect_end(struct robot_state *st, long long test,
 			   const char *end, const char *first_bad,
-			   struct kd_err *err);
+			   const char *clean, struct kd_err *err);
+/*
+ * The commits found clean on a branch for a job: heads whose test ended
+ * clean, and commits its bisections showed clean (caller frees).
+ */
+int robot_state_clean_commits(struct robot_state *st, const char *branch,
+			      const char *job, char ***out, size_t *n,
+			      struct kd_err *err);
 
 /* The mail about (first_bad, job, metric): one at most, ever. */
 struct robot_mail_row {

@@ -48,6 +48,11 @@ struct robot_mail {
 	struct mail_addresses to, cc;
 	bool author;	/* the first bad commit's author is added to To */
 	char *sendmail;	/* the command, split at blanks */
+	/*
+	 * Where the mail's recipients clone the repository from (a URL), for
+	 * its "To reproduce"; NULL: a placeholder, <your clone>.
+	 */
+	char *repository;
 };
 
 struct robot_config {

@@ -504,12 +504,14 @@ static bool not_other_result(const struct metric_row *row, void *metric)
 
 int bisect_report_write(struct bisect_result *res,
 			const struct bisect_opts *opts, const char *build,
-			const char *install, struct report_options *ro,
-			struct strbuf *out, struct kd_err *err)
+			const char *install, const char *repo_shown,
+			struct report_options *ro, struct strbuf *out,
+			struct kd_err *err)
 {
 	static const char *const labels[] = { "bisect-good", "bisect-bad" };
 	const struct comparison *cmps[] = { &res->cmp };
-	char *setup = measure_setup_command(opts->repo, build, install);
+	char *setup = measure_setup_command(repo_shown ? repo_shown : opts->repo,
+					    build, install);
 	int ret;
 
 	ro->compare = &res->opt;

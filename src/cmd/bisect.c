@@ -321,8 +321,8 @@ static int write_report(const struct bisect_args *a, struct bisect_result *r,
 {
 	struct report_options ro = { 0 };
 	struct strbuf mail = STRBUF_INIT;
-	int ret = bisect_report_write(r, &a->o, a->build, a->install, &ro,
-				      &mail, err);
+	int ret = bisect_report_write(r, &a->o, a->build, a->install, NULL,
+				      &ro, &mail, err);
 
 	if (ret >= 0 && !strcmp(a->report, "-"))
 		fwrite(mail.buf, 1, mail.len, stdout);

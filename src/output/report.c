@@ -802,6 +802,10 @@ static void add_reproduce(const struct report *rep, struct strbuf *out)
 	struct strbuf cmd = STRBUF_INIT;
 
 	strbuf_addstr(out, "\nTo reproduce:\n\n");
+	if (rep->opt->prepare_note)
+		strbuf_addf(out, "\t# %s\n", rep->opt->prepare_note);
+	if (rep->opt->prepare)
+		add_command(out, rep->opt->prepare);
 	for (size_t i = 0; i < rep->nsections; i++) {
 		if (rep->jobs[i].text.len)
 			add_run_command(out, rep->sections[i], &rep->jobs[i]);

@@ -34,7 +34,7 @@ static const char *const slurm_keys[] = {
 };
 static const char *const branch_keys[] = { "branch", "base", NULL };
 static const char *const mail_keys[] = {
-	"from", "to", "cc", "author", "sendmail", NULL,
+	"from", "to", "cc", "author", "sendmail", "repository", NULL,
 };
 /* The executors this kdelta has. */
 static const char *const executors[] = { "local", "slurm", NULL };
@@ -336,6 +336,9 @@ static int mail(const struct loader *ld, const struct jnode *node)
 	if ((v = jnode_get(node, "sendmail")) &&
 	    string(ld, v, "mail: sendmail", &m->sendmail) < 0)
 		return -1;
+	if ((v = jnode_get(node, "repository")) &&
+	    string(ld, v, "mail: repository", &m->repository) < 0)
+		return -1;
 	if ((v = jnode_get(node, "author")) &&
 	    (!scalar(ld, v, "mail: author") ||
 	     parse_bool(v->scalar, &m->author, &e) < 0))
@@ -618,6 +621,7 @@ void robot_config_release(struct robot_config *cfg)
 	free(cfg->job_files);
 	free(cfg->build);
 	free(cfg->install);
+	free(cfg->mail.repository);
 	key_results_release(&cfg->key_results);
 	free(cfg->result_root);
 	free(cfg->work_dir);

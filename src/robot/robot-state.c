@@ -42,7 +42,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS bisects ("
 	" test INTEGER PRIMARY KEY REFERENCES tests (id), metric TEXT,"
 	" good TEXT, bad TEXT, state TEXT NOT NULL, first_bad TEXT,"
-	" started INTEGER, ended INTEGER);"
+	" started INTEGER, ended INTEGER, clean TEXT);"
 	"CREATE TABLE IF NOT EXISTS bisect_steps ("
 	" test INTEGER REFERENCES tests (id), commit_hash TEXT,"
 	" verdict TEXT, said TEXT, at INTEGER);"
@@ -125,16 +125,24 @@ static char *column(sqlite3_stmt *s, int i)
 /*
  * A state of an earlier kdelta, brought up to SCHEMA_VERSION (in the
  * open transaction): version 1 had no batches.ticket, versions 1 and 2
- * no tests.outcome.
+ * no tests.outcome nor bisects.clean, and recorded a bisection's steps
+ * again on every restart (one of each is kept).  Then each step is
+ * recorded once.
  */
 static int upgrade(struct robot_state *st, int version, struct kd_err *err)
 {
 	if (version == 1 &&
 	    exec(st, "ALTER TABLE batches ADD COLUMN ticket TEXT", err) < 0)
 		return -1;
-	if (version >= 1 && version < 3)
-		return exec(st, "ALTER TABLE tests ADD COLUMN outcome TEXT", err);
-	return 0;
+	if (version >= 1 && version < 3 &&
+	    (exec(st, "ALTER TABLE tests ADD COLUMN outcome TEXT", err) < 0 ||
+	     exec(st, "ALTER TABLE bisects ADD COLUMN clean TEXT", err) < 0 ||
+	     exec(st, "DELETE FROM bisect_steps WHERE rowid NOT IN"
+		  " (SELECT min(rowid) FROM bisect_steps"
+		  "  GROUP BY test, commit_hash, verdict)", err) < 0))
+		return -1;
+	return exec(st, "CREATE UNIQUE INDEX IF NOT EXISTS bisect_step_once"
+		    " ON bisect_steps (test, commit_hash, verdict)", err);
 }
 
 /*
@@ -451,19 +459,48 @@ int robot_state_bisect_step(struct robot_state *st, long long test,
 			    const char *said, struct kd_err *err)
 {
 	return run(st, prepare(st, err,
-		"INSERT INTO bisect_steps (test, commit_hash, verdict, said, at)"
+		"INSERT OR IGNORE INTO bisect_steps (test, commit_hash, verdict,"
+		" said, at)"
 		" VALUES (?, ?, ?, ?, strftime('%s', 'now'))", "isss", test,
 		commit, verdict, said), err);
 }
 
 int robot_state_bisect_end(struct robot_state *st, long long test,
 			   const char *end, const char *first_bad,
-			   struct kd_err *err)
+			   const char *clean, struct kd_err *err)
 {
 	return run(st, prepare(st, err,
-		"UPDATE bisects SET state = ?, first_bad = ?,"
-		" ended = strftime('%s', 'now') WHERE test = ?", "ssi", end,
-		first_bad, test), err);
+		"UPDATE bisects SET state = ?, first_bad = ?, clean = ?,"
+		" ended = strftime('%s', 'now') WHERE test = ?", "sssi", end,
+		first_bad, clean, test), err);
+}
+
+int robot_state_clean_commits(struct robot_state *st, const char *branch,
+			      const char *job, char ***out, size_t *n,
+			      struct kd_err *err)
+{
+	sqlite3_stmt *s = prepare(st, err,
+		"SELECT head FROM tests WHERE branch = ? AND job = ?"
+		" AND state = '" ROBOT_TEST_DONE "' AND outcome = '"
+		ROBOT_OUTCOME_CLEAN "'"
+		" UNION SELECT b.clean FROM bisects b JOIN tests t"
+		" ON b.test = t.id WHERE t.branch = ? AND t.job = ?"
+		" AND b.clean IS NOT NULL", "ssss", branch, job, branch, job);
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = column(s, 0);
+	}
+	if (rc != SQLITE_DONE)
+		db_error(st, err, "query");
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 void robot_mail_row_release(struct robot_mail_row *m)

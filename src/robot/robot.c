@@ -648,10 +648,18 @@ static void record_step(void *arg, const struct bisect_step_info *step)
 	struct robot *r = arg;
 	struct kd_err err;
 
+	char *said = xstrdup(step->said);
+
+	/* The commit's build errors are its author's text. */
+	make_printable(said);
 	if (robot_state_bisect_step(r->st, r->bisecting, step->commit,
 				    bisect_class_name(step->verdict),
-				    step->said, &err) < 0)
+				    said, &err) < 0 ||
+	    (step->build_failed &&
+	     robot_state_build_failed(r->st, step->commit, step->why,
+				      &err) < 0))
 		fprintf(r->log, "robot: %s\n", err.msg);
+	free(said);
 }
 
 /*
@@ -709,6 +717,33 @@ static int send_recorded(struct robot *r, const char *message_id,
  * metric) was sent; -1 (and the test stays open, to send it on the next
  * pass) when it could not be sent.
  */
+/* Where the mail's reproduce lines take the repository from. */
+#define REPRODUCE_DIR "kdelta-repro"
+#define REPRODUCE_PLACEHOLDER "<your clone>"
+
+/*
+ * The mail's "To reproduce" on a recipient's machine: not the robot's own
+ * clone (which recipients do not have, and whose checkout the commands
+ * would move), but a clone of mail: repository made by the first line, or
+ * a placeholder for the recipient's own clone, said in a comment.
+ */
+static void reproduce_from(struct robot *r, struct report_options *ro,
+			   char **clone_cmd)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!r->cfg->mail.repository) {
+		*clone_cmd = NULL;
+		ro->prepare_note = "in a clone of the repository: put its path for " REPRODUCE_PLACEHOLDER;
+		return;
+	}
+	strbuf_addstr(&sb, "git clone -q ");
+	shell_quote(&sb, r->cfg->mail.repository);
+	strbuf_addstr(&sb, " " REPRODUCE_DIR);
+	*clone_cmd = strbuf_detach(&sb);
+	ro->prepare = *clone_cmd;
+}
+
 static int mail_found(struct robot *r, const struct robot_test *t,
 		      struct bisect_result *res, const struct bisect_opts *bo,
 		      struct kd_err *err)
@@ -717,7 +752,7 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 	struct report_options ro = { 0 };
 	struct strbuf text = STRBUF_INIT;
 	struct mail_addresses to = MAIL_ADDRESSES_INIT;
-	char *id = NULL;
+	char *id = NULL, *clone_cmd = NULL;
 	bool found;
 	int ret = robot_state_mail_find(r->st, res->first_bad, t->job,
 					res->metric, &row, &found, err);
@@ -737,8 +772,13 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 		mail_to(r, res->first_bad, &to);
 		ro.to = &to;
 		ro.cc = &r->cfg->mail.cc;
-		ret = bisect_report_write(res, bo, r->cfg->build, NULL, &ro,
-					  &text, err);
+		reproduce_from(r, &ro, &clone_cmd);
+		ret = bisect_report_write(res, bo, r->cfg->build,
+					  r->cfg->install,
+					  r->cfg->mail.repository ? REPRODUCE_DIR
+					  : REPRODUCE_PLACEHOLDER,
+					  &ro, &text, err);
+		free(clone_cmd);
 		if (!ret && !(id = message_id_of(&text)))
 			ret = kd_error(err, "the report has no Message-ID");
 		if (!ret)
@@ -758,7 +798,8 @@ static int mail_found(struct robot *r, const struct robot_test *t,
 /* The bisection's end, recorded with the test's. */
 static int end_bisect(struct robot *r, const struct robot_test *t,
 		      const char *end, const char *first_bad,
-		      const char *verdict, struct kd_err *err)
+		      const char *clean, const char *verdict,
+		      struct kd_err *err)
 {
 	int ret = robot_state_begin(r->st, err);
 	const char *outcome = !strcmp(end, "found") ? ROBOT_OUTCOME_FOUND
@@ -768,7 +809,8 @@ static int end_bisect(struct robot *r, const struct robot_test *t,
 		? ROBOT_OUTCOME_NOT_REPRODUCIBLE : ROBOT_OUTCOME_FAILED;
 
 	if (!ret)
-		ret = robot_state_bisect_end(r->st, t->id, end, first_bad, err);
+		ret = robot_state_bisect_end(r->st, t->id, end, first_bad,
+					     clean, err);
 	if (!ret)
 		ret = test_done(r, t, outcome, verdict, err);
 	if (!ret)
@@ -795,13 +837,15 @@ static int bisect_ended(struct robot *r, const struct robot_test *t,
 			r->res->failed++;
 			break;
 		}
-		ret = end_bisect(r, t, "found", res->first_bad, verdict.buf,
+		ret = end_bisect(r, t, "found", res->first_bad,
+				 res->earlier.verdict == SEQ_SAME
+				 ? res->earlier_commit : NULL, verdict.buf,
 				 err);
 		break;
 	case BISECT_EARLIER_UNDECIDED:
 		strbuf_addf(&verdict, "undecided: " SHORT " (%s) changed %s, but whether an earlier commit did too is undecided; not mailed",
 			    res->first_bad, res->subject, res->metric);
-		ret = end_bisect(r, t, "undecided", res->first_bad,
+		ret = end_bisect(r, t, "undecided", res->first_bad, NULL,
 				 verdict.buf, err);
 		break;
 	case BISECT_RANGE:
@@ -811,13 +855,13 @@ static int bisect_ended(struct robot *r, const struct robot_test *t,
 			strbuf_addf(&verdict, "%s " SHORT " (%s)",
 				    i ? "," : "", res->candidates[i],
 				    res->candidate_subjects[i]);
-		ret = end_bisect(r, t, "range", NULL, verdict.buf, err);
+		ret = end_bisect(r, t, "range", NULL, NULL, verdict.buf, err);
 		break;
 	case BISECT_NOT_REPRODUCIBLE:
 		strbuf_addf(&verdict, "%s regressed, but not reproducibly in the bisection",
 			    res->metric ? res->metric : t->metric);
-		ret = end_bisect(r, t, "not reproducible", NULL, verdict.buf,
-				 err);
+		ret = end_bisect(r, t, "not reproducible", NULL, NULL,
+				 verdict.buf, err);
 		break;
 	case BISECT_STOPPED:
 		r->res->bisected--;
@@ -828,12 +872,78 @@ static int bisect_ended(struct robot *r, const struct robot_test *t,
 	return ret;
 }
 
+/* Whether git calls a an ancestor of b (or b itself). */
+static bool is_ancestor(const char *repo, const char *a, const char *b)
+{
+	const char *args[] = { "merge-base", "--is-ancestor", a, b, NULL };
+	struct kd_err err;
+
+	return git_run(repo, args, NULL, NULL, &err) == 0;
+}
+
+/* How many commits b has that a does not. */
+static long distance(const char *repo, const char *a, const char *b)
+{
+	char *range = xasprintf("%s..%s", a, b);
+	const char *args[] = { "rev-list", "--count", range, NULL };
+	char *count = git_line(repo, args);
+	long n = count ? strtol(count, NULL, 10) : -1;
+
+	free(count);
+	free(range);
+	return n;
+}
+
+/*
+ * Where the bisection starts: the robot's memory is its bounds.  A head
+ * of this branch found clean for this job (its test ended clean), or a
+ * commit an earlier bisection showed clean, that lies between the base
+ * and the head is a better good end than the base: the regression came
+ * after it.  After a fix (a clean head) and a new regression, that is
+ * what keeps the bisection from going back to the first culprit.  The
+ * nearest such commit to the head, else the base (caller frees).
+ */
+static char *bisect_good(struct robot *r, const struct robot_test *t,
+			 struct kd_err *err)
+{
+	char **clean = NULL, *best = NULL;
+	long best_distance = -1;
+	size_t n = 0;
+
+	if (robot_state_clean_commits(r->st, t->branch, t->job, &clean, &n,
+				      err) < 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		long d;
+
+		if (!clean[i] || !strcmp(clean[i], t->base) ||
+		    !strcmp(clean[i], t->head) ||
+		    !is_ancestor(r->cfg->repo, t->base, clean[i]) ||
+		    !is_ancestor(r->cfg->repo, clean[i], t->head))
+			continue;
+		d = distance(r->cfg->repo, clean[i], t->head);
+		if (d > 0 && (best_distance < 0 || d < best_distance)) {
+			best = clean[i];
+			best_distance = d;
+		}
+	}
+	if (best)
+		fprintf(r->log, "robot: %s " SHORT ": %s: bisecting from " SHORT ", found clean before, not from the base " SHORT "\n",
+			t->branch, t->head, t->job, best, t->base);
+	best = xstrdup(best ? best : t->base);
+	for (size_t i = 0; i < n; i++)
+		free(clean[i]);
+	free(clean);
+	return best;
+}
+
 static int bisect_test(struct robot *r, const struct robot_test *t,
 		       const struct job *job, struct kd_err *err)
 {
+	char *good = bisect_good(r, t, err);
 	char *purpose = xasprintf("test %lld: bisect", t->id);
 	struct bisect_opts bo = {
-		.repo = r->cfg->repo, .good = t->base, .bad = t->head,
+		.repo = r->cfg->repo, .good = good, .bad = t->head,
 		.metric = t->metric, .runs = r->cfg->runs,
 		.max_runs = r->cfg->max_runs, .min_change = r->cfg->min_change,
 		.result_root = r->cfg->result_root, .job = job,
@@ -844,11 +954,12 @@ static int bisect_test(struct robot *r, const struct robot_test *t,
 	struct bisect_result res;
 	struct kd_err why;
 	bool usage;
-	int ret = robot_state_bisect_start(r->st, t->id, t->metric, t->base,
-					   t->head, err);
+	int ret = good ? robot_state_bisect_start(r->st, t->id, t->metric,
+						  good, t->head, err) : -1;
 
 	if (ret < 0) {
 		free(purpose);
+		free(good);
 		return -1;
 	}
 	r->bisecting = t->id;
@@ -860,13 +971,14 @@ static int bisect_test(struct robot *r, const struct robot_test *t,
 		char *verdict = xasprintf("bisect failed: %s", why.msg);
 
 		r->res->failed++;
-		ret = end_bisect(r, t, verdict, NULL, verdict, err);
+		ret = end_bisect(r, t, verdict, NULL, NULL, verdict, err);
 		free(verdict);
 	} else {
 		ret = bisect_ended(r, t, &res, &bo, err);
 	}
 	bisect_result_release(&res);
 	free(purpose);
+	free(good);
 	return ret;
 }
 

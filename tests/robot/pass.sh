@@ -74,6 +74,7 @@ interval: 1h
 mail:
   from: kdelta robot <robot@example.org>
   to: [dev@example.org]
+  repository: $REPO
   sendmail: msmtp -C $T/msmtprc -t -i
 EOF
 if [ "$EXECUTOR" = slurm ]; then
@@ -119,6 +120,18 @@ if [ "$EXECUTOR" = slurm ]; then
 fi
 grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+% \(interval -[0-9.]+% to -[0-9.]+%\), [0-9]+ rounds; bisecting$" "$T/err1" ||
 	fail "no regression found: $(cat "$T/err1")"
+# state SQL: one query's rows on the robot's state (python3's sqlite3).
+state() {
+	python3 -c 'import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(*r)' \
+		"$T/results/.kdelta/robot.db" "$1"
+}
+# A commit that does not build in the bisection is recorded as such (the
+# branch "broken" has not been measured yet: it is the bisection's).
+if grep -q "^bisect: testing ${H[4]:0:12} .*build failed" "$T/err1"; then
+	[ -n "$(state "SELECT build_failed FROM commits WHERE hash = '${H[4]}' AND build_failed IS NOT NULL")" ] ||
+		fail "the bisection's failed build is not recorded: $(state 'SELECT hash, build_failed FROM commits')"
+fi
 [ "$(mails)" = 0 ] || fail "a mail before the bisection ended"
 
 # 2. Resumed: the bisection ends, but sendmail fails: the mail is kept.
@@ -158,6 +171,9 @@ status=$?
 grep -qxF "robot: mail $id sent" "$T/err2" || fail "the kept mail was not sent: $(cat "$T/err2")"
 grep -Eqx "robot: ${H[7]:0:12}: robot-fixture/argv-[0-9a-f]+: exec\.ops_per_sec: mailed before \($id\)" "$T/err2" ||
 	fail "the branch next was mailed again: $(cat "$T/err2")"
+# Each step of the bisection recorded once, also across the kill.
+[ "$(state "SELECT count(*) = count(DISTINCT commit_hash || verdict) FROM bisect_steps WHERE test = 1")" = 1 ] ||
+	fail "bisect steps recorded again: $(state 'SELECT test, commit_hash, verdict FROM bisect_steps')"
 grep -Eq "^bisect: testing ${H[4]:0:12} .*: build failed \(.*\) → skip$" "$T/err1" "$T/err2" ||
 	fail "the broken commit was not skipped: $(cat "$T/err1" "$T/err2")"
 grep -Eqx "robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: first bad commit ${H[7]:0:12} \(commit 7: bench: do 100% more work per operation\): exec.ops_per_sec" "$T/err2" ||
@@ -177,6 +193,21 @@ grep -q 'filename="robot-fixture.yaml"' "$T/mail" || fail "the job file is not a
 grep -Eq "^Subject: \[kdelta\] ${H[7]:0:12}: exec\.ops_per_sec -[0-9.]+% regression$" "$T/mail" ||
 	fail "the mail's subject: $(grep '^Subject' "$T/mail")"
 grep -qxF "Message-ID: $id" "$T/mail" || fail "the mail sent is not the one kept"
+# Its "To reproduce" works on a recipient's machine: a clone of the
+# repository the configuration names, never the robot's own work tree.
+source "$SRCDIR/tests/report/mail.sh"
+mail_file "$T/mail" "$T/again"
+[ "$(sed -n 1p "$T/again/commands")" = "git clone -q '$REPO' kdelta-repro" ] ||
+	fail "the mail does not clone the repository: $(cat "$T/again/commands")"
+grep -qF -- "--setup 'cd '\\''kdelta-repro'\\'' && git checkout -q {commit} && cc -O2" "$T/again/commands" ||
+	fail "the mail's setup is not in the clone: $(cat "$T/again/commands")"
+if [ "$EXECUTOR" = local ]; then
+	kdelta_in_path
+	(cd "$T/again" && KDELTA_RESULT_ROOT=$T/again/results sh -e commands) \
+		>"$T/again/out" 2>"$T/again/err" || fail "the mail's commands failed: $(cat "$T/again/err")"
+	grep -Eq ' -(4[0-9]|5[0-9])\.[0-9]% .*exec\.ops_per_sec$' "$T/again/out" ||
+		fail "the mail's commands did not reproduce the regression: $(cat "$T/again/out")"
+fi
 
 # 4. Nothing new: nothing sent.
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out3" 2>"$T/err3" ||
