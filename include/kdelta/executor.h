@@ -204,6 +204,8 @@ int local_executor_new(const struct local_executor_opts *o,
 struct slurm_executor_opts {
 	const char *repo;		/* the repository, as the nodes see it */
 	const char *build;		/* sh -c template: {commit} replaced */
+	const char *install;		/* NULL, or the build cache's install
+					 * (local_executor_opts) */
 	const char *result_root;	/* absolute, shared with the nodes */
 	const char *job_dir;		/* absolute, shared with the nodes */
 	/*

@@ -86,9 +86,11 @@ int robot_state_batch_ticket(struct robot_state *st, const char *purpose,
 			     const char *ticket, struct kd_err *err);
 /*
  * A batch that did not end through its request, to a final state:
- * "collected" (its job ended after a restart), "cancelled" (--cancel),
- * "interrupted" (a killed robot left it, with nothing out there); why
- * in its outcome.  A request with its purpose starts it anew.
+ * "collected" (its job ended after a restart: its ticket is kept, so
+ * that asked again it reads what the job left instead of submitting
+ * another), "cancelled" (--cancel), "interrupted" (a killed robot left
+ * it, with nothing out there); why in its outcome.  A request with its
+ * purpose starts it anew (a collected one: from its ticket).
  */
 int robot_state_batch_close(struct robot_state *st, const char *purpose,
 			    const char *state, const char *why,
@@ -100,6 +102,8 @@ int robot_state_batch_running(struct robot_state *st, bool with_ticket,
 /* The running batches that have a ticket (caller frees both lists). */
 int robot_state_batch_tickets(struct robot_state *st, char ***purposes,
 			      char ***tickets, size_t *n, struct kd_err *err);
+/* The host a batch ran on, or NULL (caller frees). */
+char *robot_state_batch_host(struct robot_state *st, const char *purpose);
 /* The host the latest batch ran on, or NULL (caller frees). */
 char *robot_state_last_host(struct robot_state *st);
 int robot_state_batch_start(struct robot_state *st, const char *purpose,

@@ -248,7 +248,7 @@ static int executor_new(const struct robot_config *cfg,
 			struct executor **out, struct kd_err *err)
 {
 	struct slurm_executor_opts so = {
-		.repo = cfg->repo, .build = cfg->build,
+		.repo = cfg->repo, .build = cfg->build, .install = cfg->install,
 		.result_root = cfg->result_root, .job_dir = cfg->slurm.job_dir,
 		.work_dir = cfg->slurm.work_dir,
 		.partition = cfg->slurm.partition,

@@ -34,6 +34,8 @@
 #define BATCH_JOB "job.yaml"
 #define BATCH_BEFORE "before"	/* "<commit> <ok> <failed>" at submission */
 #define BATCH_FOUND "found"	/* written by the job, last */
+#define BISECT_OUT "bisect.out"	/* a bisection's kdelta bisect's stdout */
+#define BISECT_ERR "bisect.err"	/* and its progress lines */
 
 struct slurm_executor {
 	struct executor ex;
@@ -120,51 +122,42 @@ static void add_quoted_line(struct strbuf *sb, const char *prefix,
 }
 
 /*
- * The batch script: clone, build each commit that needs runs (a commit
- * that does not build is said in "found", with the line of its log that
- * says why), then rounds of kdelta run over those that built, as the local
- * executor's, and "found": the host the runs are stored under, the node,
- * the builds that failed and kdelta run's exit statuses.
+ * What every batch script does first: says what it is, names its places,
+ * starts "found" (the host the runs are stored under, the node), and
+ * clones the repository into a private directory.
  *
  * Nothing has a name another user of the node could take first: the
  * clone lies in a directory mktemp makes (mode 0700, a random name), and
- * kdelta run works in its own private work directory, which lasts beyond
- * the job (a run killed there is cleaned up by the next kdelta run on
- * the node, from the records it left: workdir.h).  What stops the batch
- * whatever the commits (no private directory, no clone, kdelta run
- * refusing its work directory or killed) is said in "found" as
- * "batch-failed <why>", for the robot to report.
+ * kdelta works in its own private work directory, which lasts beyond the
+ * job (a run killed there is cleaned up by the next kdelta run on the
+ * node, from the records it left: workdir.h).  What stops the batch
+ * whatever the commits (no private directory, no clone, kdelta refusing
+ * its work directory or killed) is said in "found" as "batch-failed
+ * <why>", for the robot to report.
  */
-static void write_script(const struct slurm_executor *se,
-			 const struct measure_request *req, const char *dir,
-			 const size_t *missing, struct strbuf *sb)
+static void script_head(const struct slurm_executor *se, const char *what,
+			const char *purpose, const char *dir,
+			struct strbuf *sb)
 {
-	struct strbuf setup = STRBUF_INIT;
-	size_t n = req->n_commits, done = 0;
-
-	/* The clone's path is mktemp's: the script exports it. */
-	strbuf_addf(&setup, "cd \"$KDELTA_SLURM_CLONE\" && git checkout -q {commit} && %s",
-		    se->o.build);
-	strbuf_addstr(sb, "#!/bin/sh\n"
-		      "# Written by kdelta's slurm executor (kdelta-robot(5)): builds the\n"
-		      "# commits on this node and runs kdelta run on those that built.\n");
-	if (req->purpose) {
+	strbuf_addf(sb, "#!/bin/sh\n"
+		    "# Written by kdelta's slurm executor (kdelta-robot(5)):\n"
+		    "# %s.\n", what);
+	if (purpose) {
 		strbuf_addstr(sb, "# ");
-		for (const char *s = req->purpose; *s; s++)
+		for (const char *s = purpose; *s; s++)
 			strbuf_addch(sb, *s == '\n' ? ' ' : *s);
 		strbuf_addch(sb, '\n');
 	}
 	add_quoted_line(sb, "dir=", dir);
 	add_quoted_line(sb, "kdelta=", se->o.kdelta);
 	add_quoted_line(sb, "root=", se->o.result_root);
-	add_quoted_line(sb, "setup=", setup.buf);
 	add_quoted_line(sb, "work=", se->o.work_dir ? se->o.work_dir : "");
-	add_quoted_line(sb, "tag=", req->tag ? req->tag : "");
+	add_quoted_line(sb, "build=", se->o.build);
+	add_quoted_line(sb, "install=", se->o.install ? se->o.install : "");
 	strbuf_addstr(sb,
 		"rm -f \"$dir/" BATCH_FOUND "\" \"$dir/found.tmp\"\n"
 		"trap 'exit 143' TERM\n"
 		"trap 'exit 130' INT\n"
-		"ok=,\n"
 		"{ echo \"host $(uname -n)\"; echo \"node ${SLURMD_NODENAME:-$(uname -n)}\"; } >\"$dir/found.tmp\"\n"
 		"# failed WHY: the batch cannot go on, whatever its commits\n"
 		"failed() {\n"
@@ -179,33 +172,73 @@ static void write_script(const struct slurm_executor *se,
 		"echo \"clone $base\" >>\"$dir/found.tmp\"\n"
 		"clone=$base/clone\n"
 		"KDELTA_SLURM_CLONE=$clone\n"
-		"export KDELTA_SLURM_CLONE\n");
+		"KDELTA_SLURM_BUILDS=$base/builds\n"
+		"export KDELTA_SLURM_CLONE KDELTA_SLURM_BUILDS\n");
 	strbuf_addstr(sb, "git clone -q --no-checkout ");
 	shell_quote(sb, se->o.repo);
 	strbuf_addstr(sb, " \"$clone\" 2>\"$base/clone.err\" ||\n"
-		"\tfailed \"git clone: $(tail -n 1 \"$base/clone.err\")\"\n"
-		"# build COMMIT BUILD: checks COMMIT out and builds it; says why not\n"
+		"\tfailed \"git clone: $(tail -n 1 \"$base/clone.err\")\"\n");
+}
+
+/*
+ * The batch script of a request: the head, then each commit that needs
+ * runs built (a commit that does not build is said in "found", with the
+ * line of its log that says why), then rounds of kdelta run over those
+ * that built, as the local executor's, and "found": the builds that
+ * failed and kdelta run's exit statuses.  With install, each commit is
+ * built once, in a work tree of its own, and installed before each run;
+ * else it is checked out and built before each run.
+ */
+static void write_script(const struct slurm_executor *se,
+			 const struct measure_request *req, const char *dir,
+			 const size_t *missing, struct strbuf *sb)
+{
+	struct strbuf setup = STRBUF_INIT;
+	size_t n = req->n_commits, done = 0;
+
+	/* The clone's path is mktemp's: the script exports it. */
+	if (se->o.install)
+		strbuf_addf(&setup, "cd \"$KDELTA_SLURM_BUILDS\"/{commit} && %s",
+			    se->o.install);
+	else
+		strbuf_addf(&setup, "cd \"$KDELTA_SLURM_CLONE\" && git checkout -q {commit} && %s",
+			    se->o.build);
+	script_head(se, "builds the commits on this node and runs kdelta run on those that built",
+		    req->purpose, dir, sb);
+	add_quoted_line(sb, "setup=", setup.buf);
+	add_quoted_line(sb, "tag=", req->tag ? req->tag : "");
+	strbuf_addstr(sb,
+		"ok=, unbuilt=\n"
+		"# build COMMIT BUILD: builds COMMIT (its own work tree with install,\n"
+		"# else checked out in the clone); says why not\n"
 		"build() {\n"
 		"\tlog=\"$dir/build-$(printf %.12s \"$1\").log\"\n"
-		"\t(cd \"$clone\" && git checkout -q \"$1\" && KDELTA_COMMIT=$1 && export KDELTA_COMMIT && sh -c \"$2\") >\"$log\" 2>&1\n"
+		"\tif [ -n \"$install\" ]; then\n"
+		"\t\t(git -C \"$clone\" worktree add -q --detach \"$KDELTA_SLURM_BUILDS/$1\" \"$1\" && cd \"$KDELTA_SLURM_BUILDS/$1\" && KDELTA_COMMIT=$1 && export KDELTA_COMMIT && sh -c \"$2\") >\"$log\" 2>&1\n"
+		"\telse\n"
+		"\t\t(cd \"$clone\" && git checkout -q \"$1\" && KDELTA_COMMIT=$1 && export KDELTA_COMMIT && sh -c \"$2\") >\"$log\" 2>&1\n"
+		"\tfi\n"
 		"\tstatus=$?\n"
 		"\t[ $status = 0 ] && return 0\n"
 		"\twhy=$(grep -m 1 error \"$log\" || tail -n 1 \"$log\")\n"
 		"\techo \"build-failed $1 exited with status $status: $why\" | head -c 300 | tr -d '\\n' >>\"$dir/found.tmp\"\n"
 		"\techo >>\"$dir/found.tmp\"\n"
+		"\tunbuilt=$1\n"
 		"\treturn 1\n"
 		"}\n"
-		"# run COMMITS RUNS: kdelta run on those of COMMITS that built; its\n"
+		"# run COMMITS RUNS: kdelta run on those of COMMITS that built (none\n"
+		"# when one did not: the commits are measured together); its\n"
 		"# stderr goes to the job's output after it, its last line into\n"
 		"# \"found\" when it failed otherwise than by a failed run (status 1)\n"
 		"run() {\n"
+		"\t[ -z \"$unbuilt\" ] || return 0\n"
 		"\tlist=\n"
 		"\tfor c in $1; do\n"
 		"\t\tcase $ok in *,$c,*) list=\"$list${list:+,}$c\";; esac\n"
 		"\tdone\n"
 		"\t[ -n \"$list\" ] || return 0\n"
 		"\t: >\"$base/run.err\"\n"
-		"\tcase $list in\n"
+		"\tcase $list${install:+,} in\n"
 		"\t*,*) \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commits \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} --setup \"$setup\" ${tag:+--tag \"$tag\"} 2>\"$base/run.err\";;\n"
 		"\t*) build \"$list\" \"$(echo \"$build\" | sed \"s/{commit}/$list/g\")\" &&\n"
 		"\t   \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commit \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} ${tag:+--tag \"$tag\"} 2>\"$base/run.err\";;\n"
@@ -218,7 +251,6 @@ static void write_script(const struct slurm_executor *se,
 		"\t*) failed \"kdelta run exited with status $status: $(tail -n 1 \"$base/run.err\" 2>/dev/null)\";;\n"
 		"\tesac\n"
 		"}\n");
-	add_quoted_line(sb, "build=", se->o.build);
 	for (size_t i = 0; i < n; i++) {
 		char *expanded;
 
@@ -250,6 +282,33 @@ static void write_script(const struct slurm_executor *se,
 	}
 	strbuf_addstr(sb, "mv \"$dir/found.tmp\" \"$dir/" BATCH_FOUND "\"\n");
 	strbuf_release(&setup);
+}
+
+/*
+ * The batch script of a whole bisection: the head, the clone's work tree
+ * at the bad commit, then kdelta bisect on the node (its build cache
+ * builds each commit once when install is set), its output and its
+ * progress lines beside the script, and "found": its exit status.
+ */
+static void write_bisect_script(const struct slurm_executor *se,
+				const struct bisect_request *req,
+				const char *dir, struct strbuf *sb)
+{
+	script_head(se, "bisects on this node, as kdelta bisect does",
+		    req->purpose, dir, sb);
+	add_quoted_line(sb, "good=", req->good);
+	add_quoted_line(sb, "bad=", req->bad);
+	add_quoted_line(sb, "metric=", req->metric ? req->metric : "");
+	strbuf_addf(sb, "runs=%u\nmax_runs=%u\nmin_change=%.17g\n", req->runs,
+		    req->max_runs, req->min_change);
+	strbuf_addstr(sb,
+		"git -C \"$clone\" checkout -q --detach \"$bad\" 2>\"$base/clone.err\" ||\n"
+		"\tfailed \"git checkout: $(tail -n 1 \"$base/clone.err\")\"\n"
+		"\"$kdelta\" bisect --repo \"$clone\" --good \"$good\" --bad \"$bad\" --build \"$build\" ${install:+--install \"$install\"} ${metric:+--metric \"$metric\"} --runs \"$runs\" --max-runs \"$max_runs\" --min-change \"$min_change\" --result-root \"$root\" ${work:+--work-dir \"$work\"} \"$dir/" BATCH_JOB "\" >\"$dir/" BISECT_OUT "\" 2>\"$dir/" BISECT_ERR "\"\n"
+		"status=$?\n"
+		"cat \"$dir/" BISECT_ERR "\" >&2\n"
+		"echo \"bisect-status $status\" >>\"$dir/found.tmp\"\n"
+		"mv \"$dir/found.tmp\" \"$dir/" BATCH_FOUND "\"\n");
 }
 
 /* The batch's directory, its script, its job, the counts before. */
@@ -541,6 +600,9 @@ static int read_outcome(struct slurm_executor *se,
 			res->added[i] = ok > ok0 ? ok - ok0 : 0;
 			if (ok >= req->runs) {
 				res->outcome[i] = MEASURE_OK;
+			} else if (strstr(found, "\nbuild-failed ")) {
+				/* measured together: another did not build */
+				res->outcome[i] = MEASURE_NOT_RUN;
 			} else {
 				res->outcome[i] = MEASURE_RUN_FAILED;
 				if (failed > failed0)
@@ -628,6 +690,28 @@ static int all_measured(struct slurm_executor *se,
 	return 0;
 }
 
+/*
+ * sbatch of the batch in dir, and its ticket handed to submitted() (may
+ * be NULL) before anything waits for it: 0 with the job's ID, 1 when a
+ * signal stopped sbatch, -1 on errors.
+ */
+static int hand_over(struct slurm_executor *se, const char *dir,
+		     int (*submitted)(void *, const char *, struct kd_err *),
+		     void *submitted_arg, long *id, struct kd_err *err)
+{
+	int ret = submit(se, dir, id, err);
+
+	if (!ret && submitted) {
+		char *ticket = xasprintf("%ld %s", *id, dir);
+
+		ret = submitted(submitted_arg, ticket, err);
+		free(ticket);
+	}
+	if (!ret)
+		say(se, "Slurm job %ld submitted (%s)", *id, dir);
+	return ret;
+}
+
 static int slurm_measure(struct executor *ex, const struct measure_request *req,
 			 struct measure_result *res, struct kd_err *err)
 {
@@ -647,21 +731,14 @@ static int slurm_measure(struct executor *ex, const struct measure_request *req,
 	} else {
 		ret = prepare_batch(se, req, &dir, err);
 		if (!ret)
-			ret = submit(se, dir, &id, err);
+			ret = hand_over(se, dir, req->submitted,
+					req->submitted_arg, &id, err);
 		if (ret > 0) {
 			/* A signal while sbatch ran: no job ID to wait for. */
 			res->signal = proc_caught_signal(se->o.cancel_fd);
 			ret = 0;
 			goto out;
 		}
-		if (!ret && req->submitted) {
-			char *ticket = xasprintf("%ld %s", id, dir);
-
-			ret = req->submitted(req->submitted_arg, ticket, err);
-			free(ticket);
-		}
-		if (!ret)
-			say(se, "Slurm job %ld submitted (%s)", id, dir);
 	}
 	if (!ret && wait_job(se, id, res, &state) == 0) {
 		path = xasprintf("%s/%s", dir, BATCH_FOUND);
@@ -789,6 +866,173 @@ static int slurm_collect(struct executor *ex, const char *ticket,
 	return ret;
 }
 
+/* A bisection's directory, its job and its script. */
+static int prepare_bisect(struct slurm_executor *se,
+			  const struct bisect_request *req, char **dir_out,
+			  struct kd_err *err)
+{
+	char *tmpl = xasprintf("%s/batch-XXXXXX", se->o.job_dir);
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+	int ret = 0;
+
+	*dir_out = NULL;
+	if (mkdir_p(se->o.job_dir, err) < 0)
+		ret = -1;
+	else if (!mkdtemp(tmpl))
+		ret = kd_error(err, "%s: %s", tmpl, strerror(errno));
+	if (!ret) {
+		job_to_yaml(req->job->root, &sb);
+		path = xasprintf("%s/%s", tmpl, BATCH_JOB);
+		ret = write_file_atomic(path, sb.buf, sb.len, err);
+		free(path);
+	}
+	if (!ret) {
+		strbuf_reset(&sb);
+		write_bisect_script(se, req, tmpl, &sb);
+		path = xasprintf("%s/%s", tmpl, BATCH_SCRIPT);
+		ret = write_file_atomic(path, sb.buf, sb.len, err);
+		if (!ret && chmod(path, 0755) < 0)
+			ret = kd_error(err, "%s: %s", path, strerror(errno));
+		free(path);
+	}
+	strbuf_release(&sb);
+	if (ret < 0) {
+		free(tmpl);
+		return -1;
+	}
+	*dir_out = tmpl;
+	return 0;
+}
+
+/*
+ * The commits the node's bisection could not build, from its progress
+ * lines ("bisect: testing 1a2b3c4d5e6f (...): build failed (why) -> skip"):
+ * "<abbreviation> <why>" lines.
+ */
+static char *build_failures(const char *err_text)
+{
+	static const char testing[] = "bisect: testing ";
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *s = err_text; s && *s;) {
+		size_t len = strcspn(s, "\n");
+		const char *failed = memmem(s, len, "): build failed (", 17);
+
+		if (!strncmp(s, testing, strlen(testing)) && failed) {
+			const char *hash = s + strlen(testing);
+			const char *why = failed + 17;
+			const char *end = s + len;
+
+			while (end > why && end[-1] != ')')
+				end--;
+			strbuf_add(&sb, hash, strspn(hash, "0123456789abcdef"));
+			strbuf_addch(&sb, ' ');
+			if (end > why)
+				strbuf_add(&sb, why, (size_t)(end - 1 - why));
+			strbuf_addch(&sb, '\n');
+		}
+		s += len + (s[len] == '\n');
+	}
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* What the job found: the host, the node, kdelta bisect's end. */
+static int read_bisect(struct slurm_executor *se, long id, const char *dir,
+		       const char *found, struct bisect_outcome *out,
+		       struct kd_err *err)
+{
+	char *host = line_value(found, "host"), *node = line_value(found, "node");
+	char *status = line_value(found, "bisect-status");
+	char *path = xasprintf("%s/%s", dir, BISECT_ERR);
+	struct strbuf text = STRBUF_INIT;
+	int ret = batch_failed(id, dir, found, err);
+
+	if (!ret && (!host || !*host))
+		ret = kd_error(err, "%s/%s: no host line", dir, BATCH_FOUND);
+	if (!ret) {
+		free(se->ex.host);
+		se->ex.host = xstrdup(host);
+		if (node && *node && !se->node)
+			se->node = xstrdup(node);
+		out->host = xstrdup(host);
+		out->status = status ? atoi(status) : -1;
+		if (read_file(path, &text, NULL) == 0) {
+			struct strbuf last = STRBUF_INIT;
+
+			out->build_failed = build_failures(text.buf);
+			text_tail_lines(text.buf, text.len, 1, 300, &last);
+			strbuf_rtrim(&last);
+			make_printable(last.buf);
+			out->said = last.len ? strbuf_detach(&last) : NULL;
+			strbuf_release(&last);
+		}
+	}
+	strbuf_release(&text);
+	free(path);
+	free(status);
+	free(node);
+	free(host);
+	return ret;
+}
+
+/*
+ * A whole bisection as one Slurm job (executor.h): kdelta bisect on the
+ * node, which builds each commit once (with install) and makes every
+ * look there; the caller decides again from the store.
+ */
+static int slurm_bisect(struct executor *ex, const struct bisect_request *req,
+			struct bisect_outcome *out, struct kd_err *err)
+{
+	struct slurm_executor *se = (struct slurm_executor *)ex;
+	struct strbuf state = STRBUF_INIT, found = STRBUF_INIT;
+	struct measure_result res = { 0 };
+	char *dir = NULL, *path;
+	long id;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->status = -1;
+	if (req->ticket) {
+		ret = parse_ticket(req->ticket, &id, &dir, err);
+		if (!ret)
+			say(se, "Slurm job %ld: waiting for it again (%s)", id, dir);
+	} else {
+		ret = prepare_bisect(se, req, &dir, err);
+		if (!ret)
+			ret = hand_over(se, dir, req->submitted,
+					req->submitted_arg, &id, err);
+	}
+	if (ret > 0) {
+		out->signal = proc_caught_signal(se->o.cancel_fd);
+		ret = 0;
+	} else if (!ret && wait_job(se, id, &res, &state) == 0) {
+		path = xasprintf("%s/%s", dir, BATCH_FOUND);
+		if (!path_exists(path))
+			ret = kd_error(err, "Slurm job %ld ended %s before its end (see %s/slurm-%ld.out)",
+				       id, state.len ? state.buf : "(state unknown)",
+				       dir, id);
+		else if (!(ret = read_file(path, &found, err)))
+			ret = read_bisect(se, id, dir, found.buf, out, err);
+		if (!ret)
+			say(se, "Slurm job %ld: ended %s", id,
+			    state.len ? state.buf : "(Slurm forgot it)");
+		free(path);
+	} else if (!ret) {
+		out->signal = res.signal;
+	}
+	if (dir)
+		out->where = xasprintf("Slurm job %ld, %s", id, dir);
+	strbuf_release(&found);
+	strbuf_release(&state);
+	free(dir);
+	return ret;
+}
+
 static void slurm_release(struct executor *ex)
 {
 	struct slurm_executor *se = (struct slurm_executor *)ex;
@@ -802,6 +1046,7 @@ static const struct executor_ops slurm_ops = {
 	.release = slurm_release,
 	.cancel = slurm_cancel,
 	.collect = slurm_collect,
+	.bisect = slurm_bisect,
 };
 
 int slurm_executor_new(const struct slurm_executor_opts *o,

@@ -478,6 +478,18 @@ static int take_run_lock(struct local_executor *le, struct run_lock *lock,
 	return ret;
 }
 
+/*
+ * A request's commits are measured together, in rounds: when one of them
+ * does not build there are no rounds, and the others get no runs.
+ */
+static bool any_build_failed(const struct measure_result *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (res->outcome[i] == MEASURE_BUILD_FAILED)
+			return true;
+	return false;
+}
+
 static int local_measure(struct executor *ex, const struct measure_request *req,
 			 struct measure_result *res, struct kd_err *err)
 {
@@ -501,7 +513,7 @@ static int local_measure(struct executor *ex, const struct measure_request *req,
 		}
 	if (!ret)
 		ret = build_all(le, req, res, need, &built, err);
-	if (!ret && !res->signal)
+	if (!ret && !res->signal && !any_build_failed(res))
 		ret = run_rounds(le, req, res, need, have, &built, err);
 	run_lock_release(&lock);
 	if (ret > 0)
@@ -589,13 +601,24 @@ static int store_measure(struct executor *ex, const struct measure_request *req,
 			 struct measure_result *res, struct kd_err *err)
 {
 	struct store_executor *se = (struct store_executor *)ex;
+	bool unbuilt = false;
 	int ret = 0;
 
 	res->host = xstrdup(ex->host);
-	for (size_t i = 0; i < req->n_commits && !ret; i++) {
+	/* As every executor: a commit that does not build, no rounds. */
+	for (size_t i = 0; i < req->n_commits; i++) {
+		char *why = build_failure(se, req->commits[i]);
+
+		if (why) {
+			res->outcome[i] = MEASURE_BUILD_FAILED;
+			res->why[i] = why;
+			unbuilt = true;
+		}
+	}
+	for (size_t i = 0; i < req->n_commits && !ret && !unbuilt; i++) {
 		char *dir = runner_commit_dir(req->job, se->result_root,
 					      ex->host, req->commits[i]);
-		char *failure = NULL, *why;
+		char *failure = NULL;
 		size_t ok, failed;
 
 		ret = measure_count_runs(dir, req->tag, &ok, &failed, &failure,
@@ -605,9 +628,6 @@ static int store_measure(struct executor *ex, const struct measure_request *req,
 			break;
 		if (ok >= req->runs) {
 			res->outcome[i] = MEASURE_OK;
-		} else if ((why = build_failure(se, req->commits[i]))) {
-			res->outcome[i] = MEASURE_BUILD_FAILED;
-			res->why[i] = why;
 		} else if (failed) {
 			res->outcome[i] = MEASURE_RUN_FAILED;
 			res->why[i] = xasprintf("the job failed%s%s",

@@ -380,8 +380,9 @@ int robot_state_batch_close(struct robot_state *st, const char *purpose,
 			    struct kd_err *err)
 {
 	return run(st, prepare(st, err,
-		"UPDATE batches SET state = ?, outcome = ?, ticket = NULL,"
-		" ended = strftime('%s', 'now') WHERE purpose = ?", "sss",
+		"UPDATE batches SET state = ?1, outcome = ?2,"
+		" ticket = CASE WHEN ?1 = 'collected' THEN ticket END,"
+		" ended = strftime('%s', 'now') WHERE purpose = ?3", "sss",
 		state, why, purpose), err);
 }
 
@@ -417,6 +418,20 @@ int robot_state_batch_running(struct robot_state *st, bool with_ticket,
 		db_error(st, err, "query");
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+char *robot_state_batch_host(struct robot_state *st, const char *purpose)
+{
+	struct kd_err err;
+	sqlite3_stmt *s = prepare(st, &err,
+		"SELECT host FROM batches WHERE purpose = ?", "s", purpose);
+	char *host = NULL;
+
+	if (s && sqlite3_step(s) == SQLITE_ROW)
+		host = column(s, 0);
+	if (s)
+		sqlite3_finalize(s);
+	return host;
 }
 
 char *robot_state_last_host(struct robot_state *st)

@@ -598,13 +598,16 @@ static int measure_runs(struct robot *r, struct robot_test *t,
 		r->res->signal = mr.signal;
 		ret = 1;
 	}
-	for (size_t i = 0; i < 2 && !verdict && !ret; i++) {
+	/* A commit that does not build first: the other then has no runs. */
+	for (size_t i = 0; i < 2 && !verdict && !ret; i++)
 		if (mr.outcome[i] == MEASURE_BUILD_FAILED) {
 			verdict = xasprintf("%s " SHORT " does not build: %s",
 					    which[i], commits[i], mr.why[i]);
 			ret = robot_state_build_failed(r->st, commits[i],
 						       mr.why[i], err);
-		} else if (mr.outcome[i] != MEASURE_OK) {
+		}
+	for (size_t i = 0; i < 2 && !verdict && !ret; i++) {
+		if (mr.outcome[i] != MEASURE_OK) {
 			verdict = xasprintf("%s " SHORT ": %s", which[i],
 					    commits[i], mr.why[i] ? mr.why[i]
 					    : "not measured");
@@ -937,11 +940,118 @@ static char *bisect_good(struct robot *r, const struct robot_test *t,
 	return best;
 }
 
+/* A remote bisection's outcome, as its batch records it. */
+static char *bisect_outcome_text(const struct bisect_outcome *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "status %d\nwhere %s\nsaid %s\n", o->status,
+		    o->where ? o->where : "", o->said ? o->said : "");
+	for (const char *s = o->build_failed; s && *s;) {
+		size_t len = strcspn(s, "\n");
+
+		strbuf_addstr(&sb, "build-failed ");
+		strbuf_add(&sb, s, len);
+		strbuf_addch(&sb, '\n');
+		s += len + (s[len] == '\n');
+	}
+	return strbuf_detach(&sb);
+}
+
+/* bisect_outcome_text() read back (host: the batch's). */
+static void bisect_outcome_parse(const char *text, const char *host,
+				 struct bisect_outcome *o)
+{
+	struct strbuf failed = STRBUF_INIT;
+
+	memset(o, 0, sizeof(*o));
+	o->host = host ? xstrdup(host) : NULL;
+	o->status = -1;
+	for (const char *s = text; s && *s;) {
+		size_t len = strcspn(s, "\n");
+
+		if (!strncmp(s, "status ", 7))
+			o->status = atoi(s + 7);
+		else if (!strncmp(s, "where ", 6))
+			o->where = xstrndup(s + 6, len - 6);
+		else if (!strncmp(s, "said ", 5))
+			o->said = xstrndup(s + 5, len - 5);
+		else if (!strncmp(s, "build-failed ", 13)) {
+			strbuf_add(&failed, s + 13, len - 13);
+			strbuf_addch(&failed, '\n');
+		}
+		s += len + (s[len] == '\n');
+	}
+	o->build_failed = failed.len ? strbuf_detach(&failed) : NULL;
+	strbuf_release(&failed);
+}
+
+/*
+ * A bisection handed to the executor as one job (Slurm): recorded as a
+ * batch like a request, so that a restarted robot waits for its job, or
+ * finds its outcome, instead of submitting it again.  *ok when it ended
+ * with an outcome (the runs are in the store).
+ */
+static int remote_bisect(struct robot *r, const struct robot_test *t,
+			 const struct job *job, const char *good,
+			 struct bisect_outcome *out, bool *ok,
+			 struct kd_err *err)
+{
+	char *purpose = xasprintf("test %lld: bisect " SHORT ".." SHORT, t->id,
+				  good, t->head);
+	char *commits = xasprintf("%s %s", good, t->head);
+	struct ticket_arg ta = { &r->rex, purpose };
+	struct bisect_request req = {
+		.job = job, .good = good, .bad = t->head, .metric = t->metric,
+		.runs = r->cfg->runs, .max_runs = r->cfg->max_runs,
+		.min_change = r->cfg->min_change, .purpose = purpose,
+		.submitted = keep_ticket_of, .submitted_arg = &ta,
+	};
+	char *recorded = NULL, *ticket = NULL, *host = NULL, *text;
+	bool done;
+	int ret = robot_state_batch_find(r->st, purpose, &done, &recorded,
+					 &ticket, err);
+
+	*ok = false;
+	memset(out, 0, sizeof(*out));
+	if (!ret && done && recorded) {
+		host = robot_state_batch_host(r->st, purpose);
+		bisect_outcome_parse(recorded, host, out);
+		*ok = out->host != NULL;
+		goto done;
+	}
+	if (!ret && !ticket)
+		ret = robot_state_batch_start(r->st, purpose, commits,
+					      r->cfg->max_runs, err);
+	req.ticket = ticket;
+	if (!ret)
+		ret = r->o->executor->ops->bisect(r->o->executor, &req, out,
+						  err);
+	r->rex.ex.host = r->o->executor->host;
+	if (!ret && out->signal) {
+		r->res->signal = out->signal;
+	} else if (!ret) {
+		text = bisect_outcome_text(out);
+		ret = robot_state_batch_end(r->st, purpose, out->host, text,
+					    err);
+		free(text);
+		*ok = ret == 0;
+	}
+done:
+	free(host);
+	free(recorded);
+	free(ticket);
+	free(commits);
+	free(purpose);
+	return ret;
+}
+
 static int bisect_test(struct robot *r, const struct robot_test *t,
 		       const struct job *job, struct kd_err *err)
 {
 	char *good = bisect_good(r, t, err);
 	char *purpose = xasprintf("test %lld: bisect", t->id);
+	struct executor *store = NULL;
 	struct bisect_opts bo = {
 		.repo = r->cfg->repo, .good = good, .bad = t->head,
 		.metric = t->metric, .runs = r->cfg->runs,
@@ -963,7 +1073,34 @@ static int bisect_test(struct robot *r, const struct robot_test *t,
 		return -1;
 	}
 	r->bisecting = t->id;
-	ret = bisect_run(&bo, &res, &usage, &why);
+	if (r->o->executor->ops->bisect) {
+		struct bisect_outcome out;
+		bool ok;
+		char *where;
+
+		/* one job makes every look; the decisions are made here again */
+		ret = remote_bisect(r, t, job, good, &out, &ok, err);
+		if (!ret && ok) {
+			where = xasprintf("the bisection of %s, which ended with status %d%s%s",
+					  out.where ? out.where : "?", out.status,
+					  out.said ? ": " : "",
+					  out.said ? out.said : "");
+			ret = store_executor_new(r->cfg->result_root, out.host,
+						 out.build_failed, where,
+						 &store, err);
+			free(where);
+		}
+		bisect_outcome_release(&out);
+		if (ret < 0 || !ok) {
+			free(purpose);
+			free(good);
+			return ret;
+		}
+		bo.executor = store;
+		ret = bisect_run(&bo, &res, &usage, &why);
+	} else {
+		ret = bisect_run(&bo, &res, &usage, &why);
+	}
 	if (ret < 0 && res.store_failed) {
 		*err = why;
 		r->res->store_failed = true;
@@ -977,6 +1114,7 @@ static int bisect_test(struct robot *r, const struct robot_test *t,
 		ret = bisect_ended(r, t, &res, &bo, err);
 	}
 	bisect_result_release(&res);
+	executor_release(store);
 	free(purpose);
 	free(good);
 	return ret;

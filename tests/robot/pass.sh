@@ -78,7 +78,14 @@ mail:
   sendmail: msmtp -C $T/msmtprc -t -i
 EOF
 if [ "$EXECUTOR" = slurm ]; then
+	# Each commit built once a job (the build cache), and said in
+	# $T/builds with the job's ID; the install puts it in place.
+	build='echo "$SLURM_JOB_ID {commit}" >>'"$T"'/builds && cc -O2 -o bench bench.c'
+	python3 -c 'import sys; p, b = sys.argv[1:]; t = open(p).read().split("\n")
+open(p, "w").write("\n".join("build: " + b if l.startswith("build: ") else l for l in t))' \
+		"$T/robot.yaml" "$build"
 	cat >>"$T/robot.yaml" <<EOF
+install: mkdir -p $T/bin && cp bench $T/bin/bench.new && mv $T/bin/bench.new $T/bin/bench
 executor: slurm
 slurm:
   partition: kdelta-test
@@ -92,30 +99,36 @@ mails() {
 }
 
 # 1. Killed once a bisection step is classified (with Slurm: once the
-# next step's job is submitted).
+# bisection's job, which makes every look on the node, is under way).
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out1" 2>"$T/err1" &
 pid=$!
-wait_line "$T/err1" '^bisect: testing .*→ (good|bad)$' "$pid" ||
-	fail "no bisection step: $(cat "$T/err1")"
 if [ "$EXECUTOR" = slurm ]; then
-	submitted=$(grep -c '^robot: Slurm job [0-9]* submitted' "$T/err1")
+	wait_line "$T/err1" '; bisecting$' "$pid" ||
+		fail "no bisection: $(cat "$T/err1")"
+	# the bisection's job: the first submitted after that line
+	bisection_job() {
+		sed -n '/; bisecting$/,$s/^robot: Slurm job \([0-9]*\) submitted.*/\1/p' "$T/err1" | head -n 1
+	}
 	for ((i = 0; i < 1200; i++)); do
-		[ "$(grep -c '^robot: Slurm job [0-9]* submitted' "$T/err1")" -gt "$submitted" ] && break
+		[ -n "$(bisection_job)" ] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	job=$(sed -n 's/^robot: Slurm job \([0-9]*\) submitted.*/\1/p' "$T/err1" | tail -n 1)
+	job=$(bisection_job)
 	case $(squeue -h --states=all -j "$job" -o %T 2>/dev/null) in
 	PENDING | CONFIGURING | RUNNING) ;;
-	*) fail "the last Slurm job ($job) is not queued or running when the robot is killed: $(cat "$T/err1")" ;;
+	*) fail "the bisection's Slurm job ($job) is not queued or running when the robot is killed: $(cat "$T/err1")" ;;
 	esac
+else
+	wait_line "$T/err1" '^bisect: testing .*→ (good|bad)$' "$pid" ||
+		fail "no bisection step: $(cat "$T/err1")"
 fi
 kill -9 "$pid"
 { wait "$pid"; } 2>/dev/null	# without bash's "Killed" line
 pid=
 if [ "$EXECUTOR" = slurm ]; then
 	"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
-	grep -Eq "^  [0-9-]+ [0-9:]+  test [0-9]+: bisect: bisect [0-9a-f]+\.\.[0-9a-f]+( [0-9a-f]+)? to [0-9]+ runs  ticket $job $T/results/\.kdelta/slurm/batch-[A-Za-z0-9]+$" "$T/status" ||
+	grep -Eq "^  [0-9-]+ [0-9:]+  test [0-9]+: bisect [0-9a-f]+\.\.[0-9a-f]+  ticket $job $T/results/\.kdelta/slurm/batch-[A-Za-z0-9]+$" "$T/status" ||
 		fail "--status does not show Slurm job $job: $(cat "$T/status")"
 fi
 grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+% \(interval -[0-9.]+% to -[0-9.]+%\), [0-9]+ rounds; bisecting$" "$T/err1" ||
@@ -139,13 +152,26 @@ sed -i "s|^  sendmail: .*|  sendmail: /bin/false -t|" "$T/robot.yaml"
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out2" 2>"$T/err2"
 status=$?
 [ "$status" = 0 ] || fail "second pass: exit status $status: $(cat "$T/err2")"
-grep -qxF "bisect: an interrupted kdelta bisect was left in $REPO; resetting it" "$T/err2" ||
+# (With Slurm the bisection was on the node: the robot's clone had none.)
+[ "$EXECUTOR" = slurm ] ||
+	grep -qxF "bisect: an interrupted kdelta bisect was left in $REPO; resetting it" "$T/err2" ||
 	fail "the killed bisection was not reset: $(cat "$T/err2")"
 grep -q "^robot: main .*; bisecting" "$T/err2" &&
 	fail "base and head compared again after the kill: $(cat "$T/err2")"
 if [ "$EXECUTOR" = slurm ]; then
 	grep -q "^robot: Slurm job $job: waiting for it again " "$T/err2" ||
 		fail "the killed robot's Slurm job $job was not waited for: $(cat "$T/err2")"
+	# The bisection is one Slurm job (its purpose is line 4 of its
+	# script), at most 5 with the kill, and builds each commit once.
+	jobs=$(for s in "$T"/results/.kdelta/slurm/batch-*/batch.sh; do sed -n 4p "$s"; done | grep -c "^# test 1: bisect ")
+	[ "$jobs" -ge 1 ] && [ "$jobs" -le 5 ] || fail "$jobs Slurm jobs for the bisection, want 1 to 5"
+	bjob=$(grep -l "^# test 1: bisect " "$T"/results/.kdelta/slurm/batch-*/batch.sh | head -1)
+	bjob=$(sed -n 's/.*slurm-\([0-9]*\)\.out$/\1/p' < <(ls "$(dirname "$bjob")"/slurm-*.out))
+	built=$(grep -c "^$bjob " "$T/builds")
+	[ "$built" -ge 3 ] || fail "the bisection's job built $built commits: $(cat "$T/builds")"
+	dup=$(grep "^$bjob " "$T/builds" | sort | uniq -d)
+	[ -z "$dup" ] || fail "the bisection's job built a commit twice: $dup"
+	echo "bisection: $jobs Slurm job(s), job $bjob built $built commits once each" >&2
 	# One Slurm job per purpose, ever (the purpose is line 4 of its script).
 	dups=$(for s in "$T"/results/.kdelta/slurm/batch-*/batch.sh; do sed -n 4p "$s"; done | sort | uniq -d)
 	[ -z "$dups" ] || fail "submitted twice: $dups"
@@ -199,7 +225,7 @@ source "$SRCDIR/tests/report/mail.sh"
 mail_file "$T/mail" "$T/again"
 [ "$(sed -n 1p "$T/again/commands")" = "git clone -q '$REPO' kdelta-repro" ] ||
 	fail "the mail does not clone the repository: $(cat "$T/again/commands")"
-grep -qF -- "--setup 'cd '\\''kdelta-repro'\\'' && git checkout -q {commit} && cc -O2" "$T/again/commands" ||
+grep -qF -- "--setup 'cd '\\''kdelta-repro'\\'' && git checkout -q {commit} && " "$T/again/commands" ||
 	fail "the mail's setup is not in the clone: $(cat "$T/again/commands")"
 if [ "$EXECUTOR" = local ]; then
 	kdelta_in_path
