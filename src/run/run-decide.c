@@ -136,9 +136,13 @@ static void describe(struct strbuf *sb, const char *job, const char *commit,
 	if (sb->len)
 		strbuf_addstr(sb, "; ");
 	strbuf_addf(sb, "%s/%s %s", job, commit, metric);
+	if (isfinite(ci->estimate))
+		strbuf_addf(sb, " %+.1f%%", ci->estimate);
 	if (ci->bounded)	/* not compare's interval: SIGNIFICANCE */
-		strbuf_addf(sb, " %+.1f%% (repeated 95%% CI %+.1f%% … %+.1f%%)",
-			    ci->estimate, ci->low, ci->high);
+		strbuf_addf(sb, " (repeated 95%% CI %+.1f%% … %+.1f%%)",
+			    ci->low, ci->high);
+	else	/* the first looks spend almost none of the 5% */
+		strbuf_addstr(sb, " (repeated 95% CI unbounded: too few runs yet for this look's level)");
 }
 
 /* A commit of the job without any result: its runs fail. */
