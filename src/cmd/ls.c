@@ -63,16 +63,17 @@ static void print_lines(struct ls_line *lines, size_t n)
 		if ((int)strlen(lines[i].job) > jw)
 			jw = (int)strlen(lines[i].job);
 	}
-	printf("%-*s  %-*s  %4s  %6s  %10s  %-16s  %s\n", lw, "label", jw, "job",
-	       "ok", "failed", "incomplete", "first", "last");
+	printf("%-*s  %-*s  %4s  %6s  %10s  %11s  %-16s  %s\n", lw, "label",
+	       jw, "job", "ok", "failed", "incomplete", "interrupted",
+	       "first", "last");
 	for (size_t i = 0; i < n; i++) {
 		const struct run_counts *r = &lines[i].runs;
 
 		format_date(first, sizeof(first), r->first);
 		format_date(last, sizeof(last), r->last);
-		printf("%-*s  %-*s  %4zu  %6zu  %10zu  %-16s  %s\n", lw,
+		printf("%-*s  %-*s  %4zu  %6zu  %10zu  %11zu  %-16s  %s\n", lw,
 		       lines[i].label, jw, lines[i].job, r->ok, r->failed,
-		       r->incomplete, first, last);
+		       r->incomplete, r->interrupted, first, last);
 	}
 }
 

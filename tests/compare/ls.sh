@@ -9,6 +9,8 @@ store_commit "$C/v1" 'testcase: punch' punch.usecs=1,2,3
 store_failed_run "$C/v1" 3 'punch exited with status 1'
 store_commit "$C/xfs%2Ffor-next" 'testcase: punch' punch.usecs=1,2
 store_incomplete_run "$C/xfs%2Ffor-next" 2
+# A run kdelta was stopped or killed in: a column of its own.
+store_interrupted_run "$C/xfs%2Ffor-next" 3
 store_commit "$R/punch/size=2G/box/v1" 'testcase: punch' punch.usecs=4,5,6
 # An lkp-tests commit directory: no marks, runs with stats are complete.
 L=$R/aim9/300s/lkp-wsx02/debian.cgz/x86_64-rhel/gcc-4.9/43819159da2b77fedcf7562134d6003dccd6a068
@@ -22,11 +24,11 @@ find "$R" -mindepth 1 -type d -regex '.*/[0-9]+' -exec touch -d '2025-01-02 03:0
 touch -d '2025-01-05 06:07' "$C/v1/3" "$L/2"
 
 cat >"$T/want" <<'EOT'
-label                                     job                                                   ok  failed  incomplete  first             last
-43819159da2b77fedcf7562134d6003dccd6a068  aim9/300s/lkp-wsx02/debian.cgz/x86_64-rhel/gcc-4.9     2       0           1  2025-01-02 03:04  2025-01-05 06:07
-v1                                        punch/size=1G/box                                      3       1           0  2025-01-02 03:04  2025-01-05 06:07
-v1                                        punch/size=2G/box                                      3       0           0  2025-01-02 03:04  2025-01-02 03:04
-xfs/for-next                              punch/size=1G/box                                      2       0           1  2025-01-02 03:04  2025-01-02 03:04
+label                                     job                                                   ok  failed  incomplete  interrupted  first             last
+43819159da2b77fedcf7562134d6003dccd6a068  aim9/300s/lkp-wsx02/debian.cgz/x86_64-rhel/gcc-4.9     2       0           1            0  2025-01-02 03:04  2025-01-05 06:07
+v1                                        punch/size=1G/box                                      3       1           0            0  2025-01-02 03:04  2025-01-05 06:07
+v1                                        punch/size=2G/box                                      3       0           0            0  2025-01-02 03:04  2025-01-02 03:04
+xfs/for-next                              punch/size=1G/box                                      2       0           1            1  2025-01-02 03:04  2025-01-02 03:04
 EOT
 expect_output "$T/want" "$KDELTA" ls --result-root "$R"
 # Labels resolve as compare resolves them: '/', abbreviated hashes.
