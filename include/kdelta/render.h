@@ -114,6 +114,29 @@ void add_wrapped(struct strbuf *out, const char *text, size_t width,
  * ("changed, worse"); "not enough runs" and the other undecided verdicts
  * say why.
  */
+/*
+ * The lines of words after a table fit the robot's 80-column mail; robot
+ * mails name a commit with a subject by its first 12 digits.
+ */
+#define RENDER_VERDICT_WIDTH 80
+#define RENDER_SHORT_COMMIT 12
+
+/* Whether a label is a commit id (12 or more hex digits). */
+bool render_is_commit_id(const char *s);
+/* A variant's label: a commit id cut to 12 digits, else as it is. */
+void render_add_label(struct strbuf *out, const struct variant *v);
+/*
+ * The verdict lines of a comparison: why a variant has no usable run, and
+ * each workload result of each later variant in words (add_key_verdict():
+ * "aim9.creat-clo.ops_per_sec, fix: -3.1% (95% CI -9.0% … +2.8%):
+ * inconclusive, about 14 runs per side would decide ±1%"), wrapped.
+ */
+void render_key_verdicts(struct strbuf *out, const struct comparison *cmp,
+			 const struct compare_options *opt);
+/* The same of one row, named name ("<group>" in --summary). */
+void render_row_verdicts(struct strbuf *out, const struct comparison *cmp,
+			 const struct metric_row *row, const char *name,
+			 const struct compare_options *opt);
 void add_key_verdict(struct strbuf *out, const struct metric_row *row,
 		     const struct metric_cell *cell,
 		     const struct compare_options *opt);

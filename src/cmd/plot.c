@@ -148,7 +148,7 @@ static int choose_panels(const struct compare_state *st,
 	return 0;
 }
 
-/* "-6.2%, significant": what the comparer decided, under each column. */
+/* "-6.2%, changed": what the comparer decided, under each column. */
 static char *verdict_note(const struct metric_row *row, size_t v)
 {
 	const struct metric_cell *cell = &row->cells[v];
@@ -166,10 +166,9 @@ static char *verdict_note(const struct metric_row *row, size_t v)
 	default:
 		break;
 	}
+	/* compare's words: changed, same, small, inconclusive */
 	report_add_change(&sb, cell);
-	strbuf_addstr(&sb, cell->verdict == VERDICT_CHANGED ? ", significant"
-		      : cell->verdict == VERDICT_SMALL ? ", significant but small"
-		      : ", not significant");
+	strbuf_addf(&sb, ", %s", verdict_name(cell->verdict));
 	return strbuf_detach(&sb);
 }
 

@@ -149,7 +149,8 @@ static void add_build_error(struct strbuf *why, const struct strbuf *text)
 		strbuf_setlen(why, why->len - 1);
 }
 
-enum build_end { BUILD_OK, BUILD_FAILED, BUILD_STOPPED };
+/* BUILD_ERROR: the build cache's work tree could not be made (err). */
+enum build_end { BUILD_OK, BUILD_FAILED, BUILD_STOPPED, BUILD_ERROR };
 
 /*
  * Builds the checked-out commit in the work tree dir, in a workspace's
@@ -243,8 +244,9 @@ static enum build_end cached_build(const struct local_executor *le,
 {
 	char *dir = build_tree(le, hash);
 	char *record = xasprintf("%s/%s", dir, BUILD_RECORD);
+	/* twice: a killed kdelta may have left the work tree locked */
 	const char *add[] = { "worktree", "add", "-q", "--detach", "--force",
-			      dir, hash, NULL };
+			      "--force", dir, hash, NULL };
 	const char *prune[] = { "worktree", "prune", NULL };
 	struct strbuf text = STRBUF_INIT;
 	enum build_end end = BUILD_FAILED;
@@ -259,11 +261,14 @@ static enum build_end cached_build(const struct local_executor *le,
 		}
 		goto out;
 	}
-	/* A build a killed kdelta left unfinished is made again. */
+	/*
+	 * A build a killed kdelta left unfinished is made again.  A work
+	 * tree that cannot be made is no fault of the commit's: an error.
+	 */
 	if (remove_tree(dir, err) < 0 ||
 	    git_ok(le->o.repo, "worktree prune", prune, NULL, err) < 0 ||
 	    git_ok(le->o.repo, "worktree add", add, NULL, err) < 0) {
-		strbuf_addstr(why, err->msg);
+		end = BUILD_ERROR;
 		goto out;
 	}
 	end = build(le, dir, hash, why, err);
@@ -307,7 +312,10 @@ static int build_commit(struct local_executor *le,
 			return -1;
 		end = build(le, le->o.repo, req->commits[i], &why, err);
 	}
-	if (end == BUILD_OK) {
+	if (end == BUILD_ERROR) {
+		strbuf_release(&why);
+		return -1;
+	} else if (end == BUILD_OK) {
 		*built = i;
 	} else if (end == BUILD_STOPPED) {
 		res->signal = proc_caught_signal(le->o.cancel_fd);

@@ -15,10 +15,6 @@
 #include "kdelta/util.h"
 
 #define LKP_RULE_WIDTH 89
-/* Robot mails name a commit with a subject by its first 12 digits. */
-#define SHORT_COMMIT 12
-/* The lines of words after the table fit the robot's 80-column mail. */
-#define VERDICT_LINE_WIDTH 80
 
 static int compare_params(const void *a, const void *b)
 {
@@ -68,12 +64,6 @@ static void add_params(struct strbuf *out, const struct comparison *cmp)
 	free(all);
 }
 
-static bool is_commit_id(const char *s)
-{
-	size_t n = strspn(s, "0123456789abcdef");
-
-	return n >= SHORT_COMMIT && !s[n];
-}
 
 /*
  * "commit: " (or the --axis key) and one line per variant: the label, and
@@ -87,8 +77,8 @@ static void add_variants(struct strbuf *out, const struct comparison *cmp)
 		const struct variant *v = &cmp->variants[i];
 
 		strbuf_addstr(out, "  ");
-		if (v->subject && is_commit_id(v->label))
-			strbuf_add(out, v->label, SHORT_COMMIT);
+		if (v->subject && render_is_commit_id(v->label))
+			strbuf_add(out, v->label, RENDER_SHORT_COMMIT);
 		else
 			add_printable(out, v->label);
 		if (v->subject) {
@@ -265,76 +255,12 @@ static bool row_shown(const struct comparison *cmp,
 }
 
 /* A label in a line of text: a commit id cut as the header cuts it. */
-static void add_label(struct strbuf *out, const struct variant *v)
-{
-	if (is_commit_id(v->label))
-		strbuf_add(out, v->label, SHORT_COMMIT);
-	else
-		add_printable(out, v->label);
-}
-
-/*
- * Why a variant has no usable run: "dead: no usable run: 3 of 3 runs
- * failed: mkfs.xfs: ...".
- */
-static void add_no_runs(struct strbuf *out, const struct variant *var)
-{
-	add_label(out, var);
-	strbuf_addstr(out, ": no usable run");
-	if (var->runs_failed + var->runs_incomplete)
-		strbuf_addf(out, ": %zu of %zu runs failed",
-			    var->runs_failed + var->runs_incomplete,
-			    variant_runs_attempted(var));
-	if (var->failure) {
-		strbuf_addstr(out, ": ");
-		add_printable(out, var->failure);
-	}
-}
-
-/*
- * One line per workload result and later variant, its verdict in words:
- * "aim9.creat-clo.ops_per_sec, fix: -3.1% (95% CI -9.0% … +2.8%):
- * inconclusive, about 14 runs per side would decide ±1%", broken into
- * lines that fit a mail.
- */
-static void add_key_verdicts(struct strbuf *out, const struct comparison *cmp,
-			     const struct compare_options *opt)
-{
-	struct strbuf line = STRBUF_INIT;
-
-	for (size_t v = 0; v < cmp->nvariants; v++) {
-		if (cmp->variants[v].runs)
-			continue;
-		strbuf_reset(&line);
-		add_no_runs(&line, &cmp->variants[v]);
-		add_wrapped(out, line.buf, VERDICT_LINE_WIDTH, 4);
-	}
-	for (size_t r = 0; r < cmp->nrows; r++) {
-		const struct metric_row *row = &cmp->rows[r];
-
-		if (!row->key || row->failure)
-			continue;
-		for (size_t v = 1; v < cmp->nvariants; v++) {
-			if (!cmp->variants[v].runs || !cmp->variants[0].runs)
-				continue;
-			strbuf_reset(&line);
-			add_printable(&line, row->name);
-			strbuf_addstr(&line, ", ");
-			add_label(&line, &cmp->variants[v]);
-			strbuf_addstr(&line, ": ");
-			add_key_verdict(&line, row, &row->cells[v], opt);
-			add_wrapped(out, line.buf, VERDICT_LINE_WIDTH, 4);
-		}
-	}
-	strbuf_release(&line);
-}
-
 static void add_note(struct strbuf *out, struct strbuf *line, bool *any)
 {
 	if (!*any)
 		strbuf_addstr(out, "runs to look at (kept in the statistics):\n");
 	*any = true;
-	add_wrapped(out, line->buf, VERDICT_LINE_WIDTH, 6);
+	add_wrapped(out, line->buf, RENDER_VERDICT_WIDTH, 6);
 }
 
 /*
@@ -394,7 +320,7 @@ static void add_outliers(struct strbuf *out, const struct comparison *cmp,
 			continue;
 		strbuf_reset(line);
 		strbuf_addstr(line, "  ");
-		add_label(line, var);
+		render_add_label(line, var);
 		if (var->run_names && n == var->runs)
 			strbuf_addf(line, " run %s: ", var->run_names[i]);
 		else
@@ -427,7 +353,7 @@ static void add_run_notes(struct strbuf *out, const struct comparison *cmp,
 		for (size_t i = 0; i < var->nnotes; i++) {
 			strbuf_reset(&line);
 			strbuf_addstr(&line, "  ");
-			add_label(&line, var);
+			render_add_label(&line, var);
 			strbuf_addf(&line, " run %s: %s", var->notes[i].run,
 				    var->notes[i].why);
 			add_note(out, &line, &any);
@@ -456,16 +382,16 @@ static void add_interrupted(struct strbuf *out, const struct comparison *cmp)
 		if (!n)
 			continue;
 		strbuf_reset(&line);
-		add_label(&line, var);
+		render_add_label(&line, var);
 		strbuf_addf(&line, ": %zu run%s interrupted (kdelta was stopped or killed in %s), not counted",
 			    n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
-		add_wrapped(out, line.buf, VERDICT_LINE_WIDTH, 4);
+		add_wrapped(out, line.buf, RENDER_VERDICT_WIDTH, 4);
 	}
 	strbuf_release(&line);
 }
 
 static const char lkp_legend[] =
-	"marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value\n";
+	"marks: +1.0% changed, (+1.0%) same, small or undecided, ±N% stddev, - no value\n";
 
 /*
  * The rows, each change marked by itself: plainly when it changed, in
@@ -499,7 +425,7 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 			    undecided, undecided == 1 ? "" : "s");
 	if (shown)
 		strbuf_addch(out, '\n');
-	add_key_verdicts(out, cmp, opt);
+	render_key_verdicts(out, cmp, opt);
 	add_run_notes(out, cmp, opt);
 	add_interrupted(out, cmp);
 	if (monitors && !monitors_shown)

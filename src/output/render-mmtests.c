@@ -6,9 +6,11 @@
  * otherwise), the name, and per variant the value and its gain over the
  * base in percent -- positive is better, as in mmtests, so for lower-is-
  * better metrics the sign is that of the decrease.  A significant change
- * is marked as mmtests marks it: "*  17.13%*" instead of "(  17.13%)"; a
- * gain that cannot be computed, or whose statistics are not finite, is
- * "(     n/a)".
+ * is marked as mmtests marks it: "*  17.13%*" instead of "(  17.13%)"; one
+ * neither changed nor the same (inconclusive, too few runs) is
+ * "[  17.13%]"; a gain that cannot be computed, or whose statistics are
+ * not finite, is "(     n/a)".  The workload results' verdict lines
+ * follow, as after compare's table.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -60,6 +62,9 @@ static void add_cell(struct strbuf *out, const struct metric_row *row,
 	const struct metric_cell *base = &row->cells[0], *cell = &row->cells[v];
 	double value, base_value, gain;
 	bool mark = v && cell->verdict == VERDICT_CHANGED;
+	/* Not decided either way: not "(...)", which says not changed. */
+	bool open = v && (cell->verdict == VERDICT_INCONCLUSIVE ||
+			  cell->verdict == VERDICT_FEW_RUNS);
 
 	if (!cell->sum.n) {
 		add_right(out, "-", VALUE_WIDTH);
@@ -87,8 +92,8 @@ static void add_cell(struct strbuf *out, const struct metric_row *row,
 	}
 	if (row->better < 0)
 		gain = -gain;
-	strbuf_addf(out, " %c%7.2f%%%c", mark ? '*' : '(', gain == 0 ? 0 : gain,
-		    mark ? '*' : ')');
+	strbuf_addf(out, " %c%7.2f%%%c", mark ? '*' : open ? '[' : '(',
+		    gain == 0 ? 0 : gain, mark ? '*' : open ? ']' : ')');
 }
 
 static bool row_shown(const struct comparison *cmp,
@@ -178,6 +183,7 @@ void render_mmtests(const struct comparison *cmp,
 			add_cell(out, row, v, hmean);
 		strbuf_addch(out, '\n');
 	}
-	strbuf_addstr(out, "marks: *  1.00%* changed, (  1.00%) not changed or undecided; + is better\n\n");
+	render_key_verdicts(out, cmp, opt);
+	strbuf_addstr(out, "marks: *  1.00%* changed, (  1.00%) same or small (below the metric's floor), [  1.00%] inconclusive or too few runs; + is better\n\n");
 	free(group);
 }

@@ -133,7 +133,7 @@ void render_summary(const struct comparison *const *cmps, size_t n,
 {
 	size_t nvariants;
 
-	(void)opt;	/* every group is listed, changed or not */
+	/* every group is listed, changed or not */
 	if (!n)
 		return;
 	nvariants = cmps[0]->nvariants;
@@ -142,5 +142,15 @@ void render_summary(const struct comparison *const *cmps, size_t n,
 	add_geo_mean_row(out, cmps, n, metric, nvariants);
 	for (size_t g = 0; g < n; g++)
 		add_group_row(out, cmps[g], metric, nvariants);
-	strbuf_addstr(out, "marks: -19% changed, blank: not changed or undecided, GEO-MEAN: not tested\n");
+	/* Each group's verdict in words: blank is same or undecided. */
+	for (size_t g = 0; g < n; g++) {
+		const struct metric_row *row = find_row(cmps[g], metric,
+							 nvariants);
+		char *name = comparison_group_name(cmps[g]);
+
+		if (row && row->key)
+			render_row_verdicts(out, cmps[g], row, name, opt);
+		free(name);
+	}
+	strbuf_addstr(out, "marks: -19% changed, blank: same or undecided (the lines above say which), GEO-MEAN: not tested\n");
 }

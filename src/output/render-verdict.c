@@ -4,6 +4,7 @@
  * the tables' verdict lines, --explain and the report's mail.
  */
 #include <math.h>
+#include <string.h>
 
 #include "kdelta/render.h"
 
@@ -117,4 +118,95 @@ void add_key_verdict(struct strbuf *out, const struct metric_row *row,
 		strbuf_addstr(out, ", ");
 		add_runs_needed(out, cell, opt);
 	}
+}
+
+bool render_is_commit_id(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return n >= RENDER_SHORT_COMMIT && !s[n];
+}
+
+void render_add_label(struct strbuf *out, const struct variant *v)
+{
+	if (render_is_commit_id(v->label))
+		strbuf_add(out, v->label, RENDER_SHORT_COMMIT);
+	else
+		add_printable(out, v->label);
+}
+
+/*
+ * Why a variant has no usable run: "dead: no usable run: 3 of 3 runs
+ * failed: mkfs.xfs: ...".
+ */
+static void add_no_runs(struct strbuf *out, const struct variant *var)
+{
+	render_add_label(out, var);
+	strbuf_addstr(out, ": no usable run");
+	if (var->runs_failed + var->runs_incomplete)
+		strbuf_addf(out, ": %zu of %zu runs failed",
+			    var->runs_failed + var->runs_incomplete,
+			    variant_runs_attempted(var));
+	if (var->failure) {
+		strbuf_addstr(out, ": ");
+		add_printable(out, var->failure);
+	}
+}
+
+/*
+ * One line per workload result and later variant, its verdict in words:
+ * "aim9.creat-clo.ops_per_sec, fix: -3.1% (95% CI -9.0% … +2.8%):
+ * inconclusive, about 14 runs per side would decide ±1%", broken into
+ * lines that fit a mail.
+ */
+void render_key_verdicts(struct strbuf *out, const struct comparison *cmp,
+			 const struct compare_options *opt)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		if (cmp->variants[v].runs)
+			continue;
+		strbuf_reset(&line);
+		add_no_runs(&line, &cmp->variants[v]);
+		add_wrapped(out, line.buf, RENDER_VERDICT_WIDTH, 4);
+	}
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct metric_row *row = &cmp->rows[r];
+
+		if (!row->key || row->failure)
+			continue;
+		for (size_t v = 1; v < cmp->nvariants; v++) {
+			if (!cmp->variants[v].runs || !cmp->variants[0].runs)
+				continue;
+			strbuf_reset(&line);
+			add_printable(&line, row->name);
+			strbuf_addstr(&line, ", ");
+			render_add_label(&line, &cmp->variants[v]);
+			strbuf_addstr(&line, ": ");
+			add_key_verdict(&line, row, &row->cells[v], opt);
+			add_wrapped(out, line.buf, RENDER_VERDICT_WIDTH, 4);
+		}
+	}
+	strbuf_release(&line);
+}
+
+void render_row_verdicts(struct strbuf *out, const struct comparison *cmp,
+			 const struct metric_row *row, const char *name,
+			 const struct compare_options *opt)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t v = 1; row && v < cmp->nvariants; v++) {
+		if (!cmp->variants[v].runs || !cmp->variants[0].runs)
+			continue;
+		strbuf_reset(&line);
+		add_printable(&line, name);
+		strbuf_addstr(&line, ", ");
+		render_add_label(&line, &cmp->variants[v]);
+		strbuf_addstr(&line, ": ");
+		add_key_verdict(&line, row, &row->cells[v], opt);
+		add_wrapped(out, line.buf, RENDER_VERDICT_WIDTH, 4);
+	}
+	strbuf_release(&line);
 }

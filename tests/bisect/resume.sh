@@ -59,6 +59,13 @@ grep -q "(0 new)" "$T/err2" || fail "the resumed bisect reused no stored runs: $
 # search looks for an earlier change: not a classification measured again.
 decided2=$(decided_counts "$T/err2" | grep -v "^${H[12]} ")
 
+# A kill -9 while git made a build cache's work tree leaves it missing
+# but locked: the next bisect makes it again (it skipped the commit as
+# one that does not build).
+git -C "$REPO" worktree add -q --detach "$WORK/builds/${H[13]}" "${H[13]}" &&
+	git -C "$REPO" worktree lock "$WORK/builds/${H[13]}" &&
+	rm -rf "$WORK/builds/${H[13]}" || fail "cannot lock a work tree"
+
 # 3. The next bisect resets the killed one's and finishes.
 "$KDELTA" bisect "${args[@]}" >"$T/out3" 2>"$T/err3"
 status=$?

@@ -30,7 +30,7 @@ runs to look at (kept in the statistics):
   b run 3: w.ops_per_sec 700, far from the others (median 1000.1);
       time.user_time 0.8 (median 0.56)
 no significant change in 1 monitor metric (--all lists them)
-marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value
+marks: +1.0% changed, (+1.0%) same, small or undecided, ±N% stddev, - no value
 WANT
 diff -u "$T/want" "$T/notes" >&2 || fail "the runs to look at"
 # Kept: the mean of b counts run 3's 700.

@@ -507,10 +507,13 @@ static void test_seed003(void)
 	read_testdata("seed003.txt", &want);
 	render_mmtests(cmp, &opt, &out);
 	lines_split(&got, out.buf, false);
-	CHECK(want.n == 4 && got.n == 7);
+	/* the table, each result's verdict line, the legend */
+	CHECK(want.n == 4 && got.n == 9);
 	CHECK_STR(got.n ? got.v[0] : NULL, "bonnie");
-	CHECK_STR(got.n == 7 ? got.v[5] : NULL,
-		  "marks: *  1.00%* changed, (  1.00%) not changed or undecided; + is better");
+	CHECK(got.n == 9 && !strncmp(got.v[5], "SeqCreate del, 4.14.0-rc4-janbatch-v1r1: ", 41));
+	CHECK(got.n == 9 && !strncmp(got.v[6], "RandCreate del, 4.14.0-rc4-janbatch-v1r1: ", 42));
+	CHECK_STR(got.n == 9 ? got.v[7] : NULL,
+		  "marks: *  1.00%* changed, (  1.00%) same or small (below the metric's floor), [  1.00%] inconclusive or too few runs; + is better");
 	for (size_t i = 0; i < want.n && i + 1 < got.n; i++)
 		CHECK_STR(got.v[i + 1], want.v[i]);
 	/* mmtests marks a significant change: "*  17.13%*" */
@@ -518,6 +521,12 @@ static void test_seed003(void)
 	strbuf_reset(&out);
 	render_mmtests(cmp, &opt, &out);
 	CHECK(strstr(out.buf, "    24963.95 *  17.13%*\n") != NULL);
+	/* neither changed nor the same: "[  17.13%]", not "(  17.13%)" */
+	cmp->rows[0].cells[1].verdict = VERDICT_INCONCLUSIVE;
+	strbuf_reset(&out);
+	render_mmtests(cmp, &opt, &out);
+	CHECK(strstr(out.buf, "    24963.95 [  17.13%]\n") != NULL);
+	cmp->rows[0].cells[1].verdict = VERDICT_CHANGED;
 	lines_free(&want);
 	lines_free(&got);
 	strbuf_release(&out);
@@ -621,7 +630,7 @@ static void test_control_characters(void)
 		"             \\          |                \\  \n"
 		"      1000 ±  4%     +20.0%       1200 ±  4%  truncate.ops per_sec\n"
 		"\n"
-		"marks: +1.0% changed, (+1.0%) not changed or undecided, ±N% stddev, - no value\n"
+		"marks: +1.0% changed, (+1.0%) same, small or undecided, ±N% stddev, - no value\n"
 		"\n";
 	struct compare_options opt = { .all = false };
 	struct comparison *cmp = new_comparison(labels, 2);

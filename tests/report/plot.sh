@@ -30,6 +30,7 @@ plot_ c435a390574d c435a390574d >"$T/same" || fail "A/A"
 plot_ --svg "$T/p.svg" c435a390574d afa2db2fb6f1 || fail "--svg"
 plot_ --html "$T/p.html" --metric aim9.ops_per_sec --metric aim9.files \
 	c435a390574d afa2db2fb6f1 || fail "--html"
+# The words under each column are compare's verdicts (changed, same, ...).
 if [ -x /usr/bin/python3 ]; then
 	/usr/bin/python3 - "$T/p.svg" <<'PY' || fail "the SVG"
 import sys, xml.etree.ElementTree as ET
@@ -38,7 +39,7 @@ ns = "{http://www.w3.org/2000/svg}"
 assert root.tag == ns + "svg", root.tag
 texts = [t.text for t in root.iter(ns + "text")]
 for want in ("aim9.ops_per_sec", "c435a390574d", "afa2db2fb6f1",
-             "-12.5%, significant", "base"):
+             "-12.5%, changed", "base"):
     assert want in texts, (want, texts)
 PY
 fi

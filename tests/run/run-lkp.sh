@@ -68,14 +68,22 @@ seed = [l[4:].rstrip("\n").replace("\u00c2", "\u00b1")
         for l in open(sys.argv[1], encoding="utf-8") if l.startswith("> > ")]
 seed = [" " + l if l.startswith(" ") else l for l in seed]
 got = open(sys.argv[2], encoding="utf-8").read().rstrip("\n").split("\n")
-# kdelta's table ends with the legend of its marks, which the seed lacks.
+# kdelta's table ends with each group's verdict lines and the legend of
+# its marks, which the seed lacks.
 legend = got.pop() if got and got[-1].startswith("marks: ") else ""
+verdicts = []
+while got and re.match(r"^\S|^    \D", got[-1]):
+    verdicts.insert(0, got.pop())
 groups = open(sys.argv[3]).read().split()
 bad = []
 
 def check(ok, what):
     if not ok:
         bad.append(what)
+
+# One verdict line per group and later column, in words.
+check(sorted(l.split(", ")[0] for l in verdicts if not l.startswith(" "))
+      == sorted(groups * 2), "verdict lines: %r" % verdicts)
 
 # The header: labels, rules and the %stddev lines, as in the seed.
 check(legend.startswith("marks: -19% changed"), "no legend of the marks")
