@@ -53,10 +53,13 @@ static const struct block_fs {
 	const char *mkfs;
 	const char *mkfs_options[2];	/* quiet, and overwrite whatever is there */
 	const char *package;		/* Debian's */
+	uint64_t min_size;		/* the smallest device mkfs accepts */
 } block_filesystems[] = {
-	{ "xfs", "mkfs.xfs", { "-f", "-q" }, "xfsprogs" },
-	{ "ext4", "mkfs.ext4", { "-q", "-F" }, "e2fsprogs" },
-	{ "btrfs", "mkfs.btrfs", { "-q", "-f" }, "btrfs-progs" },
+	/* xfsprogs 5.19 and later refuse file systems under 300 MiB. */
+	{ "xfs", "mkfs.xfs", { "-f", "-q" }, "xfsprogs", 300ULL << 20 },
+	{ "ext4", "mkfs.ext4", { "-q", "-F" }, "e2fsprogs", 0 },
+	/* btrfs-progs 6.2 with its default profiles: 109 MiB. */
+	{ "btrfs", "mkfs.btrfs", { "-q", "-f" }, "btrfs-progs", 109ULL << 20 },
 };
 
 /* What the job asks for. */
@@ -216,6 +219,61 @@ static int md_constraints(const struct jnode *job, const char **at,
 	return 0;
 }
 
+/*
+ * How many disks' worth of data the device holds: the one disk, or an
+ * md array of count disks.  Twice that, to count RAID10's halves.
+ */
+static unsigned data_halves(const char *md, unsigned count)
+{
+	if (!md || !strcmp(md, "RAID1"))
+		return 2;
+	if (!strcmp(md, "RAID0"))
+		return 2 * count;
+	if (!strcmp(md, "RAID5"))
+		return count > 1 ? 2 * (count - 1) : 0;
+	if (!strcmp(md, "RAID6"))
+		return count > 2 ? 2 * (count - 2) : 0;
+	return count;	/* RAID10: two copies of everything */
+}
+
+/*
+ * The device mkfs gets is large enough for the file system, checked with
+ * the job rather than found at mkfs once the run has started.  An md
+ * array's own metadata is not counted: a size within a few MiB of the
+ * minimum may still fail at mkfs.
+ */
+static int size_constraints(const struct jnode *job, const char **at,
+			    struct kd_err *err)
+{
+	const char *disk = jnode_str(job, "disk");
+	const char *md = nonempty(jnode_str(job, "md"));
+	const struct block_fs *block = find_block_fs(jnode_str(job, "fs"));
+	unsigned count, halves;
+	uint64_t size, need;
+
+	if (!block || !block->min_size || !disk ||
+	    disk_brd_parse(disk, &count, &size, NULL))
+		return 0;
+	halves = data_halves(md, count);
+	if (!halves || size / 2 * halves >= block->min_size)
+		return 0;
+	*at = "disk";
+	/* Each disk's size for the minimum, rounded up to a MiB. */
+	need = (block->min_size * 2 + halves - 1) / halves;
+	need = (need + (1ULL << 20) - 1) >> 20;
+	if (!md)
+		return kd_error(err, "disk: %s is too small for %s: %s needs at least %lluM; use %uBRD_%lluM or more",
+				disk, block->name, block->mkfs,
+				(unsigned long long)(block->min_size >> 20),
+				count, (unsigned long long)need);
+	return kd_error(err, "disk: %s with md: %s makes a device of %lluM, too small for %s: %s needs at least %lluM; use %uBRD_%lluM or more",
+			disk, md,
+			(unsigned long long)((size / 2 * halves) >> 20),
+			block->name, block->mkfs,
+			(unsigned long long)(block->min_size >> 20), count,
+			(unsigned long long)need);
+}
+
 int fs_constraints(const struct jnode *job, const char **at,
 		   struct kd_err *err)
 {
@@ -251,7 +309,7 @@ int fs_constraints(const struct jnode *job, const char **at,
 		return kd_error(err,
 				"fs: %s needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G",
 				fs);
-	if (md_constraints(job, at, err))
+	if (md_constraints(job, at, err) || size_constraints(job, at, err))
 		return -1;
 	*at = "fs_mount_options";
 	ret = mount_options_parse(options, &flags, &data, err);

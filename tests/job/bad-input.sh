@@ -111,6 +111,14 @@ constraint bind 'fs: tmpfs\nfs_mount_options: noatime,bind\n' \
 	"2:19: fs_mount_options: 'bind' is an option of mount(8), not of the file system; remove it"
 constraint bind-doc 'fs: tmpfs\n---\nfs_mount_options: [noatime, x-mine]\n' \
 	"3:29: fs_mount_options: 'x-mine' is an option of mount(8), not of the file system; remove it"
+constraint xfs-small 'fs: xfs\ndisk: 1BRD_100M\n' \
+	"2:7: disk: 1BRD_100M is too small for xfs: mkfs.xfs needs at least 300M; use 1BRD_300M or more"
+constraint md-small 'fs: [ext4, xfs]\ndisk: 4BRD_50M\nmd: RAID5\n' \
+	"2:7: disk: 4BRD_50M with md: RAID5 makes a device of 150M, too small for xfs: mkfs.xfs needs at least 300M; use 4BRD_100M or more"
+constraint raid10-small 'fs: btrfs\ndisk: 4BRD_50M\nmd: RAID10\n' \
+	"2:7: disk: 4BRD_50M with md: RAID10 makes a device of 100M, too small for btrfs: mkfs.btrfs needs at least 109M; use 4BRD_55M or more"
+printf 'fs: xfs\ndisk: 4BRD_100M\nmd: RAID5\n' >md-fits.yaml
+split md-fits.yaml >/dev/null 2>"$T/err" || fail "4BRD_100M RAID5 xfs refused: $(cat "$T/err")"
 constraint stride 'punch:\n  punch_size: 128k\n  stride: 64k\n' \
 	"3:11: punch: punch_size 128k is larger than stride 64k: the holes would overlap"
 constraint stride-default-size 'punch:\n  stride: 2k\n' \

@@ -265,6 +265,13 @@ static void test_job_errors(void)
 			   "fs: 'f2fs' is not supported; use xfs, ext4, btrfs or tmpfs");
 	expect_setup_error("1BRD_1G", "ext4", "noatime,loop",
 			   "fs_mount_options: 'loop' is an option of mount(8), not of the file system; remove it");
+	/* Smaller than mkfs accepts: refused with the job, not at mkfs. */
+	expect_setup_error("1BRD_100M", "xfs", NULL,
+			   "disk: 1BRD_100M is too small for xfs: mkfs.xfs needs at least 300M; use 1BRD_300M or more");
+	expect_setup_error("1BRD_100M", "btrfs", NULL,
+			   "disk: 1BRD_100M is too small for btrfs: mkfs.btrfs needs at least 109M; use 1BRD_109M or more");
+	expect_setup_error("1BRD_300M", "xfs", "noatime,loop",
+			   "fs_mount_options: 'loop' is an option of mount(8), not of the file system; remove it");
 	CHECK(!sysinfo(&si));
 	memory = (unsigned long long)si.totalram * si.mem_unit;
 	want = memory >= (1ULL << 30) ?
@@ -316,6 +323,30 @@ static bool have_program(const char *name)
 
 	free(cmd);
 	return found;
+}
+
+/* A mkfs that fails: its status and last words in the message. */
+static void test_mkfs_fails(void)
+{
+	char *path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	char *dir = new_dir();
+	char *mkfs = xasprintf("%s/mkfs.ext4", dir);
+	char *new_path = xasprintf("%s:%s", dir, path);
+	FILE *f = fopen(mkfs, "w");
+
+	CHECK(f != NULL);
+	fputs("#!/bin/sh\necho 'Filesystem too small.' >&2\nexit 1\n", f);
+	CHECK(!fclose(f) && !chmod(mkfs, 0755));
+	setenv("PATH", new_path, 1);
+	expect_setup_error("1BRD_64M", "ext4", NULL,
+			   "fs: mkfs.ext4 -q -F /dev/loopN failed (exit status 1): Filesystem too small.");
+	setenv("PATH", path, 1);
+	unlink(mkfs);
+	rmdir(dir);
+	free(new_path);
+	free(mkfs);
+	free(dir);
+	free(path);
 }
 
 /* One RAM disk, set up, used, checked and torn down. */
@@ -681,9 +712,7 @@ int main(void)
 	test_tmpfs(NULL, 0,
 		   "tmpfs (default size: half of the memory), mounted with noexec");
 	test_plain();
-	if (have_program("mkfs.xfs"))
-		expect_setup_error("1BRD_64M", "xfs", NULL,
-				   "fs: mkfs.xfs -f -q /dev/loopN failed (exit status 1): Filesystem must be larger than 300MB.");
+	test_mkfs_fails();
 	if (have_program("mkfs.ext4")) {
 		expect_setup_error("1BRD_64M", "ext4", "nosuchoption",
 				   "fs: mounting ext4 (/dev/loopN): option 'nosuchoption': ext4: Unknown parameter 'nosuchoption'");
