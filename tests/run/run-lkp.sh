@@ -71,8 +71,10 @@ got = open(sys.argv[2], encoding="utf-8").read().rstrip("\n").split("\n")
 # kdelta's table ends with each group's verdict lines and the legend of
 # its marks, which the seed lacks.
 legend = got.pop() if got and got[-1].startswith("marks: ") else ""
+# (a verdict line's continuation: four blanks, then neither a blank nor
+# a digit, which the table's right-aligned means are)
 verdicts = []
-while got and re.match(r"^\S|^    \D", got[-1]):
+while got and re.match(r"^\S|^    [^\d\s]", got[-1]):
     verdicts.insert(0, got.pop())
 groups = open(sys.argv[3]).read().split()
 bad = []
