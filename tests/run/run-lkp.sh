@@ -134,13 +134,14 @@ PY
 	fail "--summary is not seed 004's table: $(cat "$T/summary")"
 
 # md RAID over RAM disks (lkp-tests' aim7-fs-raid.yaml) loads and is named,
-# but the runner does not make it: each run fails, saying so.
-printf 'monitors: {}\ndisk: 2BRD_64M\nmd: RAID0\nfs: xfs\naim9: {test: creat-clo, testtime: 0.1s}\n' >"$T/md.yaml"
+# but the runner does not make it: each run fails, saying so.  (Two of
+# 150M: RAID0 of less would be too small for xfs, refused as it loads.)
+printf 'monitors: {}\ndisk: 2BRD_150M\nmd: RAID0\nfs: xfs\naim9: {test: creat-clo, testtime: 0.1s}\n' >"$T/md.yaml"
 "$KDELTA" run "$T/md.yaml" --commit a --runs 1 --result-root "$T/md" \
 	--work-dir "$T/work" >/dev/null 2>"$T/md.err" && fail "an md job ran: $(cat "$T/md.err")"
-why="md: RAID0 over 2BRD_64M is not built into kdelta's runner, which makes a file system on one RAM disk (1BRD_<size>)"
+why="md: RAID0 over 2BRD_150M is not built into kdelta's runner, which makes a file system on one RAM disk (1BRD_<size>)"
 [ -e /proc/mdstat ] || why="$why; nor has this kernel md (CONFIG_MD: no /proc/mdstat)"
-[ "$(cat "$T"/md/aim9/2BRD_64M-xfs-RAID0-creat-clo-0.1s/*/a/0/complete)" = "failed: $why" ] &&
-	grep -qxF "kdelta: [1/1] 2BRD_64M-xfs-RAID0-creat-clo-0.1s/a run 1/1: failed: $why" "$T/md.err" ||
+[ "$(cat "$T"/md/aim9/2BRD_150M-xfs-RAID0-creat-clo-0.1s/*/a/0/complete)" = "failed: $why" ] &&
+	grep -qxF "kdelta: [1/1] 2BRD_150M-xfs-RAID0-creat-clo-0.1s/a run 1/1: failed: $why" "$T/md.err" ||
 	fail "the md run's failure: $(cat "$T/md.err")"
 finish
