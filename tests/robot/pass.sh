@@ -130,6 +130,20 @@ if [ "$EXECUTOR" = slurm ]; then
 	"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
 	grep -Eq "^  [0-9-]+ [0-9:]+  test [0-9]+: bisect [0-9a-f]+\.\.[0-9a-f]+  ticket $job $T/results/\.kdelta/slurm/batch-[A-Za-z0-9]+$" "$T/status" ||
 		fail "--status does not show Slurm job $job: $(cat "$T/status")"
+	# The job goes on without the robot and ends before the next start
+	# (issue 23: the restart then submitted the bisection again, under a
+	# new batch, and the old one stayed "running" for good).
+	for ((i = 0; i < 2000; i++)); do
+		case $(squeue -h --states=all -j "$job" -o %T 2>/dev/null) in
+		PENDING | CONFIGURING | RUNNING | COMPLETING) sleep 0.1 ;;
+		*) break ;;
+		esac
+	done
+	ended=$(squeue -h --states=all -j "$job" -o %T 2>/dev/null)
+	case $ended in
+	PENDING | CONFIGURING | RUNNING | COMPLETING)
+		fail "the bisection's Slurm job $job is still $ended after 200 s" ;;
+	esac
 fi
 grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+% \(interval -[0-9.]+% to -[0-9.]+%\), [0-9]+ rounds; bisecting$" "$T/err1" ||
 	fail "no regression found: $(cat "$T/err1")"
@@ -161,6 +175,12 @@ grep -q "^robot: main .*; bisecting" "$T/err2" &&
 if [ "$EXECUTOR" = slurm ]; then
 	grep -q "^robot: Slurm job $job: waiting for it again " "$T/err2" ||
 		fail "the killed robot's Slurm job $job was not waited for: $(cat "$T/err2")"
+	# It had ended: collected, whatever state it reached, and every
+	# batch ended (none left "running" for --status and --cancel).
+	grep -q "^robot: Slurm job $job: ended ${ended:-(Slurm forgot it)}$" "$T/err2" ||
+		fail "the killed robot's ended Slurm job $job was not collected: $(cat "$T/err2")"
+	[ "$(state "SELECT count(*) FROM batches WHERE state = 'running'")" = 0 ] ||
+		fail "batches left running: $(state 'SELECT purpose, state, ticket FROM batches')"
 	# The bisection is one Slurm job (its purpose is line 4 of its
 	# script), at most 5 with the kill, and builds each commit once.
 	jobs=$(for s in "$T"/results/.kdelta/slurm/batch-*/batch.sh; do sed -n 4p "$s"; done | grep -c "^# test 1: bisect ")
