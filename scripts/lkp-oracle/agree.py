@@ -219,6 +219,7 @@ class Counts:
         self.cells = self.cells_agree = self.cells_documented = 0
         self.cells_base_stripped = 0
         self.sets = self.sets_agree = self.sets_on_purpose = 0
+        self.decisions = self.decisions_differ = self.decisions_bad = 0
         self.tried = self.same = self.absent = self.zeros = 0
         self.quiet = self.ties = 0
         self.bad = 0
@@ -228,10 +229,11 @@ class Counts:
         print(what)
 
 
-def compare_sets(c, d, matrices, lkp, kd):
+def compare_sets(c, d, matrices, names, lkp, kd):
     """Compares the changed sets column by column; where kdelta differs on
     purpose, lkp's set of that column becomes the one kdelta's stands
-    for, for the rows."""
+    for, for the rows.  Counts the stat x column decisions too: each stat
+    of the set in each column, changed or not."""
     c.sets += 1
     ncolumns = len(matrices) - 1
     agree = on_purpose = True
@@ -239,6 +241,8 @@ def compare_sets(c, d, matrices, lkp, kd):
         a, b = lkp.get(column, set()), kd.get(column, set())
         pair = pair_keys(d, column)
         c.cells += 1
+        c.decisions += len(names | a | b)
+        c.decisions_differ += len(a ^ b)
         if a == b:
             c.cells_agree += 1
             continue
@@ -263,6 +267,7 @@ def compare_sets(c, d, matrices, lkp, kd):
             agree = False
             continue
         agree = on_purpose = False
+        c.decisions_bad += len(a ^ b)
         c.report("%s: column %d: changed sets differ: lkp-tests only %s,"
                  " kdelta only %s" % (d, column, sorted(a - b), sorted(b - a)))
     c.sets_agree += agree
@@ -308,7 +313,7 @@ def main(dirs):
             names |= set(m) - {"stats_source"}
         lkp = lkp_changed(os.path.join(d, "lkp.keys"))
         kd = kdelta_changed(os.path.join(d, "kdelta.csv"))
-        compare_sets(c, d, matrices, lkp, kd)
+        compare_sets(c, d, matrices, names, lkp, kd)
         compare_rows(c, d, matrices, names, lkp, kd, len(matrices) - 1)
     print("changed sets: %d of %d comparisons agree in every column, %d more"
           " but for differences on purpose; columns:"
@@ -319,6 +324,11 @@ def main(dirs):
           " runs (kdelta agrees with lkp-tests on the two alone)"
           % (c.sets_agree, c.sets, c.sets_on_purpose, c.cells_agree,
              c.cells, c.cells_documented, c.cells_base_stripped))
+    print("stat x column decisions: %d of %d agree (%.2f%%), %d differ on"
+          " purpose (above), %d disagree"
+          % (c.decisions - c.decisions_differ, c.decisions,
+             100.0 * (c.decisions - c.decisions_differ) / max(c.decisions, 1),
+             c.decisions_differ - c.decisions_bad, c.decisions_bad))
     print("rows both print: %d of %d identical; on purpose (kdelta(1), LKP"
           " COMPATIBILITY) %d differ only in the parentheses of a change"
           " neither calls changed, %d where a metric is absent from a"

@@ -42,6 +42,9 @@ sed -i 's/^g,m.a,v1,changed$/g,m.a,v1,same/' sets/kdelta.csv
 python3 "$agree" sets >out && fail "a changed set differs, yet: $(cat out)"
 grep -q "^sets: column 1: changed sets differ: lkp-tests only \['m.a'\], kdelta only \[\]$" out ||
 	fail "the changed set's difference: $(cat out)"
+# Each stat of each column is a decision: 2 stats x 2 columns, 1 disagrees.
+grep -q '^stat x column decisions: 3 of 4 agree (75.00%), 0 differ on purpose (above), 1 disagree$' out ||
+	fail "the decisions' count: $(cat out)"
 
 # Parentheses around a change lkp-tests calls changed.
 dir paren
@@ -68,6 +71,8 @@ python3 "$agree" stripped >out ||
 	fail "lkp-tests' pair: $(cat out)"
 grep -q ' 1 where it compares a later column with the base stripped' out ||
 	fail "the stripped base's count: $(cat out)"
+grep -q '^stat x column decisions: 7 of 8 agree (87.50%), 1 differ on purpose (above), 0 disagree$' out ||
+	fail "the stripped base's decisions: $(cat out)"
 # The last digit of a value a few ulps from a rounding tie, where Ruby's
 # rounding and kdelta's model of it part: excused only there.
 mkdir tie
