@@ -3,10 +3,11 @@
 # lkp-tests' own aim9.yaml, aim7-fs-1brd.yaml and aim7-fs-raid.yaml, run
 # by kdelta here, each job once: issue 21's bar "every one of them runs
 # here".  Long (aim7's loads of 3000 and 9000 workers write 1M files each:
-# about 25 minutes and up to 10G of RAM disk on a 2-core machine), so not a
-# test.  The files are lkp-tests' (scripts/fetch-lkp-tests.sh), unchanged
-# but for their test time: TESTTIME (default 1s) replaces aim9's 300s and
-# is added to every aim7 section, so the names end in it ("add_double-1s",
+# 50 minutes for aim7-fs-1brd alone and up to 10G of RAM disk on a busy
+# 2-core machine), so not a test.  The files are lkp-tests'
+# (scripts/fetch-lkp-tests.sh), unchanged but for their test time:
+# TESTTIME (default 1s) replaces aim9's 300s and is added to every aim7
+# section, so the names end in it ("add_double-1s",
 # "1BRD_48G-xfs-3000-disk_rr-1s").  First, each file's job names with that
 # suffix taken off must be lkp-tests' own (testdata/lkp-tests/names/).
 # Prints each file's count of runs ok and failed, and for the runs that
