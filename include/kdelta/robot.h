@@ -121,9 +121,15 @@ void robot_mail_to(const struct robot_mail *m, const char *author_name,
 /* The durable state (robot-state.c): SQLite, WAL, one transaction a step. */
 struct robot_state;
 
+/*
+ * -1 on errors, -2 when the state's file could not be written (disk full,
+ * read-only, an I/O error: the store's exit status).
+ */
 int robot_state_open(const char *path, struct robot_state **out,
 		     struct kd_err *err);
 void robot_state_close(struct robot_state *st);
+/* Whether a write to the state failed as robot_state_open()'s -2 says. */
+bool robot_state_not_written(const struct robot_state *st);
 /* "kdelta robot --status": the queue, recent verdicts, bisects, mails. */
 int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err);
 

@@ -66,9 +66,10 @@ static const char robot_usage[] =
 	"\n"
 	"Exit status: 0 done (also when SIGTERM or SIGINT ends the loop), 1 an\n"
 	"error ended a --once pass (its state, the store, git, the executor),\n"
-	"2 bad usage or a bad configuration, 4 the result root, the store or the\n"
-	"work directory could not be written, 8 another robot is at work on the\n"
-	"same state or repository, 128+N a --once pass stopped by signal N.\n"
+	"2 bad usage or a bad configuration, 4 the result root, the store, the\n"
+	"state or the work directory could not be written (disk full, read-only),\n"
+	"8 another robot is at work on the same state or repository, 128+N a\n"
+	"--once pass stopped by signal N.\n"
 	"See kdelta(1).\n";
 
 struct robot_args {
@@ -334,10 +335,13 @@ static int robot_locked(const struct robot_args *a,
 		work_dir_close(&wd);
 		return KD_EXIT_WRITE;
 	}
-	if (executor_new(cfg, &lo, &o.executor, &err) < 0 ||
-	    robot_state_open(cfg->state, &o.state, &err) < 0)
+	if (executor_new(cfg, &lo, &o.executor, &err) < 0)
 		cmd_error("robot", "%s", err.msg);
-	else if (!a->cancel)
+	else if ((ret = robot_state_open(cfg->state, &o.state, &err)) < 0) {
+		cmd_error("robot", "%s", err.msg);
+		if (ret == -2)
+			status = KD_EXIT_WRITE;
+	} else if (!a->cancel)
 		status = passes(a, &o);
 	else if (cancel_batches(o.state, o.executor, &err) < 0)
 		cmd_error("robot", "%s", err.msg);

@@ -23,6 +23,7 @@
 struct robot_state {
 	sqlite3 *db;
 	char *path;
+	bool not_written;	/* a write failed: disk full, read-only, I/O */
 };
 
 static const char schema[] =
@@ -52,9 +53,28 @@ static const char schema[] =
 	" text TEXT, queued INTEGER, sent INTEGER,"
 	" PRIMARY KEY (first_bad, job, metric));";
 
+/*
+ * SQLite's own codes for a file that cannot be written, as the store's
+ * ENOSPC, EROFS or EIO: the caller's exit status 4, not 1.
+ */
+static bool cannot_write(int code)
+{
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+	case SQLITE_READONLY:
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int db_error(struct robot_state *st, struct kd_err *err,
 		    const char *what)
 {
+	if (st->db && cannot_write(sqlite3_extended_errcode(st->db)))
+		st->not_written = true;
 	return kd_error(err, "%s: %s: %s", st->path, what,
 			sqlite3_errmsg(st->db));
 }
@@ -178,6 +198,7 @@ int robot_state_open(const char *path, struct robot_state **out,
 	if (slash && slash != dir) {
 		*slash = '\0';
 		ret = mkdir_p(dir, err);
+		st->not_written = ret < 0;
 	}
 	free(dir);
 	if (!ret && sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
@@ -203,11 +224,17 @@ int robot_state_open(const char *path, struct robot_state **out,
 		ret = exec(st, sql, err);
 	}
 	if (ret < 0) {
+		ret = st->not_written ? -2 : -1;
 		robot_state_close(st);
-		return -1;
+		return ret;
 	}
 	*out = st;
 	return 0;
+}
+
+bool robot_state_not_written(const struct robot_state *st)
+{
+	return st && st->not_written;
 }
 
 void robot_state_close(struct robot_state *st)

@@ -582,5 +582,8 @@ int robot_pass(const struct robot_opts *o, struct robot_pass_result *res,
 	}
 	free(head);
 	stopped(&r);
+	/* The state lies in the result root: a write refused is the store's. */
+	if (ret < 0 && robot_state_not_written(o->state))
+		res->store_failed = true;
 	return ret;
 }

@@ -116,9 +116,11 @@ expect_error 2 "kdelta robot: unknown option '--bogus'; see 'kdelta robot --help
 expect_error 2 "kdelta robot: --once, --status and --cancel exclude each other" \
 	"$KDELTA" robot --once --status c.yaml
 "$KDELTA" robot --help | grep -q '^usage: kdelta robot' || fail "--help"
-"$KDELTA" robot --help | grep -q '^2 bad usage or a bad configuration, 4 the result root, the store or the$' ||
+"$KDELTA" robot --help | grep -q '^2 bad usage or a bad configuration, 4 the result root, the store, the$' ||
 	fail "robot --help leaves out exit status 4"
-"$KDELTA" robot --help | grep -q '^work directory could not be written, 8 another robot is at work on the$' ||
+"$KDELTA" robot --help | grep -q '^state or the work directory could not be written (disk full, read-only),$' ||
+	fail "robot --help leaves out the state's exit status 4"
+"$KDELTA" robot --help | grep -q '^8 another robot is at work on the same state or repository, 128+N a$' ||
 	fail "robot --help leaves out exit status 8"
 
 # A good configuration: --status before the first pass.
