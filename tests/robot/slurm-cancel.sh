@@ -1,9 +1,20 @@
 #!/bin/bash
-# --cancel scancels only a job that is the batch's own and still under
-# way.  A batch left "running" whose job ID Slurm has ended, or has given
-# to another job since (IDs are reused), is closed without scancel; the
-# other job goes on.  Before, --cancel sent scancel to whatever the stored
-# ID named.
+# Stale Slurm job IDs (kdelta-robot(5), SLURM):
+# 1. --cancel scancels only a job that is the batch's own and still under
+#    way.  A batch left "running" whose job ID Slurm has ended, or has
+#    given to another job since (IDs are reused), is closed without
+#    scancel; the other job goes on.  Before, --cancel sent scancel to
+#    whatever the stored ID named.
+# 2. A batch a killed robot left "running" with a job ID, whose request
+#    the next pass does not make again (it asks for other runs), ends at
+#    the next pass, which waits for its job first.  Before, it stayed
+#    "running" with that ID for good, for a later --cancel to scancel.
+# 3. A build that leaves a process behind, writing into the job's clone
+#    on the node (a build server), does not keep the clone there after
+#    the job.  Before, rm -rf in the batch script's exit handler raced
+#    with such a writer (or with a git clone that Slurm's SIGTERM missed,
+#    as in robot-pass-slurm's --cancel, 1 in 4 under load): "Directory
+#    not empty", and the clone stayed for good.
 source "$TESTLIB"
 source "$SRCDIR/tests/robot/small.sh"
 source "$SRCDIR/tests/robot/slurm.sh"
@@ -59,4 +70,54 @@ scancel "$other"
 "$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
 sed -n '/^batches handed/,/^recent/p' "$T/status" | grep -qx '  (none)' ||
 	fail "--status: batches still under way: $(cat "$T/status")"
+
+# 2.
+python3 - "$T/results/.kdelta/robot.db" "$ended" "$T/results/.kdelta/slurm" <<'EOP' ||
+import sqlite3, sys
+db, ended, jobs = sys.argv[1:]
+c = sqlite3.connect(db)
+c.execute("INSERT INTO batches (purpose, commits, runs, state, started, ticket)"
+          " VALUES ('test 7: base and head to 9 runs', 'x', 9, 'running',"
+          " strftime('%s', 'now'), ?)", (f"{ended} {jobs}/batch-CCCCCC",))
+c.commit()
+EOP
+	fail "cannot write the robot's state"
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err" ||
+	fail "2: the pass: $(cat "$T/err")"
+grep -qx "robot: Slurm job $ended: waiting for it again ($T/results/.kdelta/slurm/batch-CCCCCC)" "$T/err" ||
+	fail "2: the stale batch's job was not waited for: $(cat "$T/err")"
+"$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
+sed -n '/^batches handed/,/^recent/p' "$T/status" | grep -qx '  (none)' ||
+	fail "2: a batch still under way: $(cat "$T/status")"
+"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out" 2>"$T/err" ||
+	fail "2: --cancel: $(cat "$T/err")"
+grep -q "Slurm job $ended" "$T/err" && fail "2: --cancel still knows job $ended: $(cat "$T/err")"
+
+# 3. One commit more: its batch builds it alone, and its build leaves a
+# writer behind in the clone.
+git -C "$REPO" -c user.name=A -c user.email=a@example.org commit -q --allow-empty -m three
+sed -i "s|^build: .*|build: cc -O2 -o bench bench.c \&\& mkdir -p $T/bin \&\& cp bench $T/bin/bench \&\& { (while :; do mkdir -p \"\$PWD/obj\"; done) >/dev/null 2>\&1 \& }|" "$T/robot.yaml"
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err" ||
+	fail "3: the pass: $(cat "$T/err")"
+batch=$(sed -n 's/^robot: Slurm job [0-9]* submitted (\(.*\))$/\1/p' "$T/err" | tail -n 1)
+clone=$(sed -n 's/^clone //p' "$batch/found" 2>/dev/null)
+[ -n "$clone" ] || fail "3: no clone in the batch's $batch/found: $(cat "$T/err")"
+# The robot waited for the job to end on the node (not COMPLETING): no
+# writer is left in the clone, to make it again after any removal, and
+# the clone is gone.
+in_clone() {
+	local p
+	for p in /proc/[0-9]*; do
+		case $(readlink "$p/cwd" 2>/dev/null) in
+		"$clone"/* | "$clone" | "$clone "*) echo "${p#/proc/}" ;;
+		esac
+	done
+}
+if [ -n "$clone" ]; then
+	left=$(in_clone)
+	[ -z "$left" ] || fail "3: the build's writer is left in the clone: $(ps -o pid,cmd -p "$(echo $left | tr ' ' ,)")"
+	[ -e "$clone" ] && fail "3: the job left its clone $clone: $(find "$clone" | head)"
+	[ -z "$left" ] || kill -9 $left
+	rm -rf "$clone"
+fi
 finish
