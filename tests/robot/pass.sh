@@ -319,17 +319,17 @@ if [ "$EXECUTOR" = slurm ]; then
 	grep -qx "robot: Slurm job $job cancelled" "$T/err6" &&
 		grep -qx "robot: 1 batch cancelled" "$T/err6" ||
 		fail "--cancel: $(cat "$T/err6")"
-	for ((i = 0; i < 100; i++)); do
+	# COMPLETING until the node said every process of the job ended: on a
+	# busy machine (load 800) that took more than 10 s.
+	for ((i = 0; i < 1200; i++)); do
 		state=$(squeue -h --states=all -j "$job" -o %T 2>/dev/null)
 		[ "$state" = CANCELLED ] && break
 		sleep 0.1
 	done
 	[ "$state" = CANCELLED ] || fail "Slurm job $job is '$state' after --cancel"
-	# The job's clone on the node goes with it.
-	for ((i = 0; i < 100; i++)); do
-		[ -e "$clone" ] || break
-		sleep 0.1
-	done
+	# The job's clone on the node went with it, before the job ended.
+	# (It did not when something still wrote into it as the job's exit
+	# handler removed it: 'Directory not empty', 1 run in 4 under load.)
 	[ -e "$clone" ] && fail "the cancelled job left $clone"
 	"$KDELTA" robot --cancel "$T/robot.yaml" >"$T/out6" 2>"$T/err6" ||
 		fail "--cancel again: $(cat "$T/err6")"
