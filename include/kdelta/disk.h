@@ -57,10 +57,15 @@ extern const char *const disk_md_levels[];
  * Sets up the file system in the run's workspace (its mounts and loop
  * device recorded in the workspace's state before each is made; mkfs runs
  * in the workspace's cgroup) and creates the work directory in it.  On
- * failure, whatever was set up is undone before returning.
+ * failure, whatever was set up is undone before returning.  With
+ * brd_module (the path of the brd module's file: a guest's kdelta, see
+ * kdelta/vm.h), the RAM disk is the brd module's /dev/ram0 instead, the
+ * module loaded with the disk's size for the run and unloaded after it,
+ * as LKP does.
  */
 int fs_setup(const struct jnode *job_root, struct workspace *ws,
-	     struct fs_mount **out, struct kd_err *err);
+	     const char *brd_module, struct fs_mount **out,
+	     struct kd_err *err);
 
 /*
  * The constraints between disk, fs and fs_mount_options (the common

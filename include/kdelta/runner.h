@@ -80,6 +80,23 @@ struct runner_opts {
 	int cancel_fd;			/* readable: stop (proc_catch_signals) */
 	FILE *log;			/* progress and notices */
 	bool live;			/* one live status line (a terminal) */
+	/*
+	 * A guest's batch (kdelta/vm.h): its runs go back to the host, whose
+	 * store keeps the matrices and the index, so this one does not;
+	 * run_started() is told of each run as it starts, run_stored() once
+	 * its completion mark is written (ok or failed).  first_round is
+	 * the rounds the host's batch had before this boot, so that each
+	 * boot's rounds are shuffled in an order of their own (from the same
+	 * seed).  brd_module: the brd module's file, for disk: 1BRD_<size>
+	 * (fs_setup()).
+	 */
+	void (*run_started)(void *arg, size_t job, unsigned round);
+	void (*run_stored)(void *arg, size_t job, unsigned round,
+			   const char *run_dir);
+	void *run_arg;
+	bool no_matrix;
+	unsigned first_round;
+	const char *brd_module;
 };
 
 struct runner_summary {
@@ -129,9 +146,48 @@ struct run_plan {
 void run_plan_init(struct run_plan *plan, const unsigned *runs,
 		   size_t n_jobs, size_t n_commits, unsigned warmup,
 		   enum run_order order, uint64_t seed);
+/*
+ * The same, its rounds numbered from first_round on: a guest's share of
+ * a batch (runner_opts.first_round).
+ */
+void run_plan_init_from(struct run_plan *plan, const unsigned *runs,
+			size_t n_jobs, size_t n_commits, unsigned warmup,
+			enum run_order order, uint64_t seed,
+			unsigned first_round);
 /* Appends one round of every job j with more[j], with every commit. */
 void run_plan_add_round(struct run_plan *plan, const bool *more);
 void run_plan_release(struct run_plan *plan);
+
+/*
+ * The plan of a batch whose commits are kernels booted in virtual
+ * machines (kdelta/vm.h): each boot runs up to runs_per_boot runs of
+ * every job (its warmups first), so each commit has as many boots as its
+ * job with the most runs needs.  The boots are in rounds as runs are:
+ * round b holds the b-th boot of every commit, in an order drawn from the
+ * seed for each round (or the commits' order with RUN_ORDER_FIXED), so
+ * that the machine's drift falls alike on every kernel.  A boot's own
+ * runs are a run_plan of their own, shuffled from the same seed from
+ * first_round on.
+ */
+struct boot_step {
+	size_t commit;
+	unsigned boot;		/* the commit's, 0-based */
+	unsigned first_round;	/* rounds of runs before it, in its commit */
+	unsigned *runs;		/* of each job in this boot (into plan->runs) */
+};
+
+struct boot_plan {
+	struct boot_step *boots;
+	size_t n;
+	size_t n_jobs, n_commits;
+	unsigned boots_per_commit;
+	unsigned *runs;		/* n x n_jobs */
+};
+
+void boot_plan_init(struct boot_plan *plan, const unsigned *runs,
+		    size_t n_jobs, size_t n_commits, unsigned runs_per_boot,
+		    unsigned warmup, enum run_order order, uint64_t seed);
+void boot_plan_release(struct boot_plan *plan);
 
 /* Runs of a job: opts->runs if set, else the job's (job->runs). */
 unsigned job_runs(const struct job *job, int runs_option);

@@ -84,6 +84,29 @@ char *store_commit_dir(const char *root, const char *testcase,
 int store_alloc_run(const char *commit_dir, unsigned *number, char **run_dir,
 		    struct kd_err *err);
 
+/*
+ * A run made elsewhere (a guest's, kdelta/vm.h), put into the store at
+ * once or not at all: store_import_begin() makes a temporary directory
+ * ".import.<pid>.XXXXXX" in the commit directory (creating that), the
+ * caller fills it, and store_import_finish() renames it to the next run
+ * number with renameat2(RENAME_NOREPLACE), so that it never lands on
+ * another run: when that number is taken meanwhile, the next one.
+ * Before each attempt, prepare() writes what depends on the number (its
+ * job.yaml).  The temporary directories of killed processes are removed
+ * by the next import into the commit directory (as stale temporary files
+ * are, STALE_TMP_AGE); store_import_abort() removes one now.
+ */
+#define STORE_IMPORT_PREFIX ".import."
+int store_import_begin(const char *commit_dir, char **tmp_dir,
+		       struct kd_err *err);
+int store_import_finish(const char *commit_dir, const char *tmp_dir,
+			int (*prepare)(void *arg, const char *tmp_dir,
+				       unsigned number, struct kd_err *err),
+			void *arg, unsigned *number, char **run_dir,
+			struct kd_err *err);
+/* Removes a temporary import directory and the files in it. */
+void store_import_abort(const char *tmp_dir);
+
 /* Writes the completion mark: "ok" or "failed: <reason>" (one line). */
 int store_mark_complete(const char *run_dir, const char *status,
 			struct kd_err *err);

@@ -57,6 +57,14 @@ int remove_tree(const char *path, struct kd_err *err);
 int mkdir_p(const char *path, struct kd_err *err);
 bool path_exists(const char *path);
 bool is_directory(const char *path);
+/*
+ * The program name as the shell would run it: name itself when it holds a
+ * '/', else the first executable one in $PATH (default
+ * /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin), empty
+ * entries ("." for the shell) skipped: not for a tool run as root.  NULL
+ * when there is none.  Caller frees.
+ */
+char *find_program(const char *name);
 
 /*
  * A name that is safe as one path component: [A-Za-z0-9._+=,@%-] kept, every

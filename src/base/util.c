@@ -437,6 +437,31 @@ bool is_directory(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+char *find_program(const char *name)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? NULL : xstrdup(name);
+	if (!path || !*path)
+		path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	for (;;) {
+		size_t len = strcspn(path, ":");
+
+		if (len) {
+			char *candidate = xasprintf("%.*s/%s", (int)len, path,
+						    name);
+
+			if (!access(candidate, X_OK))
+				return candidate;
+			free(candidate);
+		}
+		if (!path[len])
+			return NULL;
+		path += len + 1;
+	}
+}
+
 size_t utf8_sequence_length(const unsigned char *p, size_t left)
 {
 	size_t n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2 :

@@ -99,18 +99,28 @@ void run_plan_init(struct run_plan *plan, const unsigned *runs,
 		   size_t n_jobs, size_t n_commits, unsigned warmup,
 		   enum run_order order, uint64_t seed)
 {
+	run_plan_init_from(plan, runs, n_jobs, n_commits, warmup, order, seed,
+			   0);
+}
+
+void run_plan_init_from(struct run_plan *plan, const unsigned *runs,
+			size_t n_jobs, size_t n_commits, unsigned warmup,
+			enum run_order order, uint64_t seed,
+			unsigned first_round)
+{
 	bool *in = xcalloc(n_jobs ? n_jobs : 1, sizeof(*in));
 	unsigned most = 0;
 
 	*plan = (struct run_plan){
 		.n_jobs = n_jobs, .n_commits = n_commits, .order = order,
 		.seed = seed, .runs = xcalloc(n_jobs ? n_jobs : 1, sizeof(unsigned)),
+		.rounds = first_round,
 	};
 	for (size_t j = 0; j < n_jobs; j++)
 		most = runs[j] > most ? runs[j] : most;
 	if (order == RUN_ORDER_FIXED) {
 		plan_fixed(plan, runs, warmup);
-		plan->rounds = warmup + most;
+		plan->rounds = first_round + warmup + most;
 		free(in);
 		return;
 	}
@@ -137,6 +147,63 @@ void run_plan_release(struct run_plan *plan)
 	free(plan->steps);
 	free(plan->runs);
 	*plan = (struct run_plan){ 0 };
+}
+
+/* The boots' own stream of random numbers: not the runs' shuffles. */
+#define BOOT_SEED_SALT 0x626f6f74706c616eULL	/* "bootplan" */
+
+void boot_plan_init(struct boot_plan *plan, const unsigned *runs,
+		    size_t n_jobs, size_t n_commits, unsigned runs_per_boot,
+		    unsigned warmup, enum run_order order, uint64_t seed)
+{
+	unsigned most = 0, boots;
+
+	*plan = (struct boot_plan){ .n_jobs = n_jobs, .n_commits = n_commits };
+	for (size_t j = 0; j < n_jobs; j++)
+		most = runs[j] > most ? runs[j] : most;
+	boots = (most + runs_per_boot - 1) / runs_per_boot;
+	plan->boots_per_commit = boots;
+	plan->n = (size_t)boots * n_commits;
+	plan->boots = xcalloc(plan->n ? plan->n : 1, sizeof(*plan->boots));
+	plan->runs = xcalloc(plan->n && n_jobs ? plan->n * n_jobs : 1,
+			     sizeof(*plan->runs));
+	for (unsigned b = 0; b < boots; b++) {
+		struct boot_step *round = plan->boots + (size_t)b * n_commits;
+		uint64_t r = b, state = seed ^ BOOT_SEED_SALT ^ splitmix64(&r);
+
+		for (size_t c = 0; c < n_commits; c++) {
+			round[c] = (struct boot_step){
+				.commit = c, .boot = b,
+				.first_round = b * (warmup + runs_per_boot),
+			};
+		}
+		for (size_t i = n_commits; order == RUN_ORDER_SHUFFLED && i > 1; i--) {
+			size_t k = splitmix64(&state) % i;
+			struct boot_step t = round[i - 1];
+
+			round[i - 1] = round[k];
+			round[k] = t;
+		}
+		for (size_t c = 0; c < n_commits; c++) {
+			size_t i = (size_t)b * n_commits + c;
+
+			round[c].runs = plan->runs + i * n_jobs;
+			for (size_t j = 0; j < n_jobs; j++) {
+				unsigned done = b * runs_per_boot;
+
+				round[c].runs[j] = runs[j] <= done ? 0 :
+					runs[j] - done < runs_per_boot ?
+					runs[j] - done : runs_per_boot;
+			}
+		}
+	}
+}
+
+void boot_plan_release(struct boot_plan *plan)
+{
+	free(plan->boots);
+	free(plan->runs);
+	*plan = (struct boot_plan){ 0 };
 }
 
 unsigned job_runs(const struct job *job, int runs_option)
@@ -522,7 +589,8 @@ static void run_prepare(struct run *r)
 	run_machine_settings(r);
 	if (r->failure.len)
 		return;
-	if (fs_setup(r->job->root, &r->ws, &r->mount, &err) < 0) {
+	if (fs_setup(r->job->root, &r->ws, r->b->opts->brd_module, &r->mount,
+		     &err) < 0) {
 		r->mount = NULL;
 		run_fail(r, "%s", err.msg);
 		return;
@@ -754,13 +822,17 @@ static int run_finish(struct run *r, struct kd_err *err)
 	} else {
 		ret = store_mark_complete(r->run_dir, "ok", err);
 	}
-	if (ret == 0)
+	if (ret == 0 && !r->b->opts->no_matrix)
 		ret = run_update_matrix(r, err);
 	if (ret == 0 && !r->failure.len)
 		decider_add(r, stats);
 	/* The store's index learns of the run now, not at the next lookup. */
-	if (ret == 0 && result_index_update(r->b->opts->result_root, &xerr) < 0)
+	if (ret == 0 && !r->b->opts->no_matrix &&
+	    result_index_update(r->b->opts->result_root, &xerr) < 0)
 		progress_notice(&r->b->progress, "%s", xerr.msg);
+	if (ret == 0 && r->b->opts->run_stored)
+		r->b->opts->run_stored(r->b->opts->run_arg, r->step->job,
+				       r->step->round, r->run_dir);
 out:
 	json_decref(stats);
 	return ret;
@@ -927,6 +999,8 @@ static int batch_step(struct batch *b, const struct run_step *s,
 
 	strbuf_init(&r.failure);
 	r.prefix = workload_prefix(r.wl, jnode_get(job->root, r.wl->section.name));
+	if (!s->warmup && b->opts->run_started)
+		b->opts->run_started(b->opts->run_arg, s->job, s->round);
 	step_title(b, s, &line);
 	progress_begin(&b->progress, line.buf);
 	r.start = now_monotonic();
@@ -1048,8 +1122,9 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 		free(runs);
 		return -1;
 	}
-	run_plan_init(&b.plan, runs, n_jobs, opts->n_commits, opts->warmup,
-		      opts->order, opts->seed);
+	run_plan_init_from(&b.plan, runs, n_jobs, opts->n_commits,
+			   opts->warmup, opts->order, opts->seed,
+			   opts->first_round);
 	free(runs);
 	progress_init(&b.progress, opts->log, opts->live, b.plan.n);
 	strbuf_init(&b.noticed);

@@ -6,7 +6,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kdelta/matrix.h"
@@ -185,6 +189,105 @@ int store_alloc_run(const char *commit_dir, unsigned *number, char **run_dir,
 		free(path);
 		if (errno != EEXIST)
 			return kd_error(err, "%s/%u: cannot create the run directory: %s",
+					commit_dir, next, strerror(errno));
+	}
+}
+
+void store_import_abort(const char *tmp_dir)
+{
+	DIR *d = opendir(tmp_dir);
+	struct dirent *de;
+
+	if (d) {
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				unlinkat(dirfd(d), de->d_name, 0);
+		closedir(d);
+	}
+	rmdir(tmp_dir);
+}
+
+/* ".import.<pid>.XXXXXX" of a process that is gone, and old enough. */
+static void remove_stale_imports(const char *commit_dir)
+{
+	DIR *d = opendir(commit_dir);
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name + strlen(STORE_IMPORT_PREFIX);
+		struct stat st;
+		char *end, *path;
+		long pid;
+
+		if (strncmp(de->d_name, STORE_IMPORT_PREFIX,
+			    strlen(STORE_IMPORT_PREFIX)))
+			continue;
+		pid = strtol(p, &end, 10);
+		if (end == p || *end != '.' || pid <= 0 ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || now - st.st_mtime < STALE_TMP_AGE)
+			continue;
+		path = xasprintf("%s/%s", commit_dir, de->d_name);
+		store_import_abort(path);
+		free(path);
+	}
+	closedir(d);
+}
+
+int store_import_begin(const char *commit_dir, char **tmp_dir,
+		       struct kd_err *err)
+{
+	char *path;
+
+	*tmp_dir = NULL;
+	if (mkdir_p(commit_dir, err) < 0)
+		return -1;
+	remove_stale_imports(commit_dir);
+	path = xasprintf("%s/" STORE_IMPORT_PREFIX "%ld.XXXXXX", commit_dir,
+			 (long)getpid());
+	if (!mkdtemp(path)) {
+		kd_error(err, "%s: cannot create a directory in it: %s",
+			 commit_dir, strerror(errno));
+		free(path);
+		return -1;
+	}
+	*tmp_dir = path;
+	return 0;
+}
+
+int store_import_finish(const char *commit_dir, const char *tmp_dir,
+			int (*prepare)(void *arg, const char *tmp_dir,
+				       unsigned number, struct kd_err *err),
+			void *arg, unsigned *number, char **run_dir,
+			struct kd_err *err)
+{
+	unsigned *runs, next;
+	size_t n;
+
+	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
+		return -1;
+	next = n ? runs[n - 1] + 1 : 0;
+	free(runs);
+	for (;; next++) {
+		char *path = xasprintf("%s/%u", commit_dir, next);
+
+		if (prepare && prepare(arg, tmp_dir, next, err) < 0) {
+			free(path);
+			return -1;
+		}
+		if (!renameat2(AT_FDCWD, tmp_dir, AT_FDCWD, path,
+			       RENAME_NOREPLACE)) {
+			*number = next;
+			*run_dir = path;
+			return 0;
+		}
+		free(path);
+		if (errno != EEXIST)
+			return kd_error(err, "%s/%u: cannot move the run there: %s",
 					commit_dir, next, strerror(errno));
 	}
 }

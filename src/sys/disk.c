@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "kdelta/disk.h"
+#include "kdelta/kmod.h"
 #include "kdelta/loop.h"
 #include "kdelta/mount.h"
 #include "kdelta/proc.h"
@@ -93,7 +94,11 @@ struct fs_mount {
 	struct mounted brd, mnt;
 	struct loop_dev loops[DISK_MAX_BRD];
 	unsigned nloops;		/* attached, or recorded */
+	bool brd_module;		/* the brd module is loaded: /dev/ram0 */
 };
+
+/* The device of the brd module's only RAM disk (rd_nr=1). */
+#define BRD_DEVICE "/dev/ram0"
 
 static const char *nonempty(const char *s)
 {
@@ -338,31 +343,6 @@ static int read_fs_config(const struct jnode *job, struct fs_config *c,
 	return mount_options_parse(c->options, &c->flags, &c->data, err);
 }
 
-/* The program's path in $PATH, or NULL.  Caller frees. */
-static char *find_program(const char *name)
-{
-	const char *path = getenv("PATH");
-
-	if (!path)
-		path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-	for (;;) {
-		size_t len = strcspn(path, ":");
-
-		/* An empty entry means ".": not for a tool run as root. */
-		if (len) {
-			char *candidate = xasprintf("%.*s/%s", (int)len, path,
-						    name);
-
-			if (!access(candidate, X_OK))
-				return candidate;
-			free(candidate);
-		}
-		if (!path[len])
-			return NULL;
-		path += len + 1;
-	}
-}
-
 /* What needs checking before anything is done: root, the mkfs tool. */
 static int check_can_set_up(struct fs_config *c, struct kd_err *err)
 {
@@ -574,26 +554,56 @@ static int run_mkfs(const struct fs_config *c, const char *device,
 	return ret;
 }
 
+/*
+ * The brd module's RAM disk, as LKP makes it (a guest's kdelta, which has
+ * the module): loaded for this run with the job's size, so that every run
+ * starts from an empty disk, and unloaded by the teardown.
+ */
+static int load_brd(struct fs_mount *m, const struct fs_config *c,
+		    const char *module, struct kd_err *err)
+{
+	char params[96];
+
+	snprintf(params, sizeof(params), "rd_nr=%u rd_size=%llu max_part=0",
+		 c->disks, (unsigned long long)((c->disk_size + 1023) >> 10));
+	if (kmod_unload("brd", err) < 0 || kmod_load(module, params, err) < 0)
+		return kd_error_prefix(err, "fs: the RAM disk (%s)", c->disk);
+	m->brd_module = true;
+	if (access(BRD_DEVICE, F_OK) < 0)
+		return kd_error(err, "fs: the brd module is loaded, but %s is not there: %s",
+				BRD_DEVICE, strerror(errno));
+	return 0;
+}
+
 static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
-			   struct kd_err *err)
+			   const char *brd_module, struct kd_err *err)
 {
 	struct mount_spec spec = {
 		.fstype = c->fs, .flags = c->flags,
 		.data = c->data.buf,
 	};
+	const char *device;
 	char *what;
 	int ret;
 
-	if (check_md(c, err) || mount_brd(m, c, err))
+	if (check_md(c, err))
 		return -1;
-	for (unsigned i = 0; i < c->disks; i++)
-		if (attach_backing_file(m, c, i, err))
+	if (brd_module) {
+		if (load_brd(m, c, brd_module, err))
 			return -1;
-	if (run_mkfs(c, m->loops[0].path, m->cgroup, err))
+	} else {
+		if (mount_brd(m, c, err))
+			return -1;
+		for (unsigned i = 0; i < c->disks; i++)
+			if (attach_backing_file(m, c, i, err))
+				return -1;
+	}
+	device = brd_module ? BRD_DEVICE : m->loops[0].path;
+	if (run_mkfs(c, device, m->cgroup, err))
 		return -1;
-	spec.source = m->loops[0].path;
-	what = xasprintf("%s (%s)", c->fs, m->loops[0].path);
+	what = xasprintf("%s (%s)", c->fs, device);
 	spec.what = what;
+	spec.source = device;
 	ret = mount_in_workspace(m, &m->mnt, &spec, err);
 	free(what);
 	return ret;
@@ -626,7 +636,10 @@ static char *describe(const struct fs_mount *m, const struct fs_config *c)
 	struct strbuf sb = STRBUF_INIT, mount_point = STRBUF_INIT,
 		      fstype = STRBUF_INIT;
 
-	if (c->block)
+	if (c->block && m->brd_module)
+		strbuf_addf(&sb, "%s on %s (%s, the brd module)", c->fs,
+			    BRD_DEVICE, c->disk);
+	else if (c->block)
 		strbuf_addf(&sb, "%s on %s (%s)", c->fs, m->loops[0].path,
 			    c->disk);
 	else if (c->fs && c->disk)
@@ -662,11 +675,11 @@ static int make_work_dir(struct fs_mount *m, struct kd_err *err)
 }
 
 static int set_up(struct fs_mount *m, struct fs_config *c,
-		  struct kd_err *err)
+		  const char *brd_module, struct kd_err *err)
 {
 	if (c->fs && check_can_set_up(c, err))
 		return -1;
-	if (c->block && set_up_block_fs(m, c, err))
+	if (c->block && set_up_block_fs(m, c, brd_module, err))
 		return -1;
 	if (c->fs && !c->block && set_up_tmpfs(m, c, err))
 		return -1;
@@ -692,7 +705,8 @@ static struct fs_mount *fs_mount_new(int ws_fd, const char *ws_path)
 }
 
 int fs_setup(const struct jnode *job_root, struct workspace *ws,
-	     struct fs_mount **out, struct kd_err *err)
+	     const char *brd_module, struct fs_mount **out,
+	     struct kd_err *err)
 {
 	struct fs_config config = { .data = STRBUF_INIT };
 	struct fs_mount *m = fs_mount_new(ws->fd, ws->path);
@@ -703,7 +717,7 @@ int fs_setup(const struct jnode *job_root, struct workspace *ws,
 	*out = NULL;
 	ret = read_fs_config(job_root, &config, err);
 	if (!ret)
-		ret = set_up(m, &config, err);
+		ret = set_up(m, &config, brd_module, err);
 	strbuf_release(&config.data);
 	free(config.mkfs_path);
 	if (ret) {
@@ -797,6 +811,8 @@ static int teardown(struct fs_mount *m, int *unmounted, struct kd_err *err)
 	}
 	if (m->brd.id && !loop_left)
 		unmount_one(m, &m->brd, &problems, unmounted);
+	if (m->brd_module && !problems.len && kmod_unload("brd", &e) < 0)
+		note_problem(&problems, &e);
 	fs_mount_free(m);
 	if (problems.len) {
 		kd_error(err, "%s", problems.buf);

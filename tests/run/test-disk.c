@@ -206,7 +206,7 @@ static void expect_setup_error(const char *disk, const char *fs,
 
 	place_open(&pl);
 	want_full = with_base(want, pl.base);
-	CHECK(fs_setup(job, &pl.ws, &m, &err) == -1);
+	CHECK(fs_setup(job, &pl.ws, NULL, &m, &err) == -1);
 	CHECK(m == NULL);
 	got = without_loop_number(err.msg);
 	CHECK_STR(got, want_full);
@@ -367,7 +367,7 @@ static void test_block_fs(const char *fs, long magic, const char *options,
 		printf("SKIP %s: %s not installed\n", fs, mkfs);
 		goto out;
 	}
-	CHECK(!fs_setup(job, &pl.ws, &m, &err));
+	CHECK(!fs_setup(job, &pl.ws, NULL, &m, &err));
 	if (!m) {
 		fprintf(stderr, "%s: %s\n", fs, err.msg);
 		goto out;
@@ -412,7 +412,7 @@ static void test_tmpfs(const char *disk, unsigned long long want_size,
 	struct kd_err err;
 
 	place_open(&pl);
-	CHECK(!fs_setup(job, &pl.ws, &m, &err));
+	CHECK(!fs_setup(job, &pl.ws, NULL, &m, &err));
 	if (m) {
 		CHECK_STR(fs_describe(m), want_description);
 		CHECK(fs_magic(fs_work_dir(m)) == TMPFS_MAGIC);
@@ -439,7 +439,7 @@ static void test_plain(void)
 	place_open(&pl);
 	work = xasprintf("%s/work", pl.base);
 	sub = xasprintf("%s/work/sub", pl.base);
-	CHECK(!fs_setup(job, &pl.ws, &m, &err));
+	CHECK(!fs_setup(job, &pl.ws, NULL, &m, &err));
 	if (m) {
 		CHECK_STR(fs_work_dir(m), work);
 		CHECK(!strncmp(fs_describe(m), "a directory on ", 15));
@@ -495,7 +495,7 @@ static void test_busy_teardown(void)
 	int fd;
 
 	place_open(&pl);
-	CHECK(!fs_setup(job, &pl.ws, &m, &err));
+	CHECK(!fs_setup(job, &pl.ws, NULL, &m, &err));
 	if (!m)
 		goto out;
 	path = xasprintf("%s/busy", fs_work_dir(m));
@@ -553,7 +553,7 @@ static void test_recover(void)
 		struct fs_mount *m;
 
 		if (workspace_create(&pl.wd, &ws, NULL, &err) < 0 ||
-		    fs_setup(job, &ws, &m, &err) < 0) {
+		    fs_setup(job, &ws, NULL, &m, &err) < 0) {
 			fprintf(stderr, "%s\n", err.msg);
 			_exit(1);
 		}
@@ -619,7 +619,7 @@ static void test_private_mounts(void)
 		/* The bind mount is another directory: open it again. */
 		close(pl.ws.fd);
 		pl.ws.fd = open(pl.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		CHECK(!fs_setup(job, &pl.ws, &m, &err));
+		CHECK(!fs_setup(job, &pl.ws, NULL, &m, &err));
 		if (m) {
 			mnt_line = mountinfo_line(mnt);
 			CHECK(mnt_line && !strstr(mnt_line, " shared:"));
