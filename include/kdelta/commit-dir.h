@@ -46,6 +46,15 @@ struct commit_runs {
 	struct run_note *notes;	/* the disturbed runs */
 	size_t nnotes;
 	char *notice;		/* a stale matrix rebuilt: what to tell */
+	/*
+	 * Runs in virtual machines: the boot of each complete run, in
+	 * run_names' order, when every run names one (else NULL); the kind
+	 * of their timings, RUN_RECORD_TIMING_INSTRUCTIONS when any is
+	 * instruction time, else RUN_RECORD_TIMING_EMULATED when any was
+	 * emulated, else NULL (run_record_vm_timing()).
+	 */
+	char **boots;
+	const char *timing;
 };
 
 void commit_runs_release(struct commit_runs *r);

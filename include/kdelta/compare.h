@@ -56,7 +56,24 @@ struct variant {
 	 */
 	size_t matrix_runs;
 	bool *lkp_incomplete;
+	/*
+	 * Runs made in virtual machines (kdelta.vm of their job.yaml,
+	 * kdelta/vm.h): VARIANT_TIMING_INSTRUCTIONS when a guest's clock
+	 * counted instructions, VARIANT_TIMING_EMULATED when it ran under
+	 * QEMU's TCG in real time; NULL for timings of real hardware (this
+	 * machine, or a guest under KVM).
+	 */
+	const char *timing;
+	/*
+	 * The boot each complete run was made in (kdelta.vm.boot_id), in the
+	 * order of the samples, when every run says and run_names is set;
+	 * else NULL.
+	 */
+	char **boots;
 };
+
+#define VARIANT_TIMING_INSTRUCTIONS RUN_RECORD_TIMING_INSTRUCTIONS
+#define VARIANT_TIMING_EMULATED RUN_RECORD_TIMING_EMULATED
 
 /* The runs a variant started: complete, failed and incomplete. */
 static inline size_t variant_runs_attempted(const struct variant *v)
@@ -120,6 +137,8 @@ struct metric_cell {
 	bool zero_filled;	/* not in the matrix, samples are the zeros
 				 * of an event counter (lkp-tests would see
 				 * it absent) */
+	bool by_boots;		/* tested on the means of its runs' boots
+				 * (runs that share a boot: decide.c) */
 	bool integers;		/* every value in the matrix was written as
 				 * an integer (a Ruby Integer, lkp-rules.h) */
 	enum verdict verdict;

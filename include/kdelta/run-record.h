@@ -42,6 +42,15 @@
 #define RUN_RECORD_PRESSURE "pressure"
 #define RUN_RECORD_STALL_PERCENT "some_stall_percent"
 
+/*
+ * A run made in a virtual machine (kdelta run --kernel, kdelta/vm.h)
+ * records it under "kdelta": "vm": {clock, accel, boot_id, kernel, ...}.
+ */
+#define RUN_RECORD_VM "vm"
+/* The kinds of timing of such runs (run_record_vm_timing()). */
+#define RUN_RECORD_TIMING_INSTRUCTIONS "instructions"
+#define RUN_RECORD_TIMING_EMULATED "emulated"
+
 /* Whether key is one the runner adds (commit, host, machine, kdelta). */
 bool run_record_key(const char *key);
 
@@ -62,6 +71,17 @@ bool run_record_is_kdelta(const struct jnode *root);
 
 /* The --setup its run had, or NULL. */
 const char *run_record_setup(const struct jnode *root);
+/*
+ * Of a run in a virtual machine: RUN_RECORD_TIMING_INSTRUCTIONS when its
+ * guest's clock counted instructions, RUN_RECORD_TIMING_EMULATED when it
+ * ran under QEMU's TCG in real time; NULL for real hardware (this
+ * machine, or a guest under KVM).
+ */
+const char *run_record_vm_timing(const struct jnode *root);
+/* Its boot (kdelta.vm.boot_id: the runs of one boot share it), or NULL. */
+const char *run_record_vm_boot(const struct jnode *root);
+/* The kernel it booted (kdelta.vm.kernel: --kernel's PATH), or NULL. */
+const char *run_record_vm_kernel(const struct jnode *root);
 
 /* "2 threads <model> with 24G memory" of its machine; NULL: not said. */
 char *run_record_machine(const struct jnode *root);

@@ -78,6 +78,42 @@ static void explain_samples(const struct variant *var,
 		strbuf_addstr(out, "    none in its runs, which had others of its source: 0 in each\n");
 }
 
+/*
+ * The boots' means a cell was tested on (decide.c): the runs of each boot,
+ * in the order its first run came.
+ */
+static void explain_boots(const struct variant *var,
+			  const struct metric_cell *cell, struct strbuf *out)
+{
+	size_t nboots = 0;
+
+	if (!cell->samples)
+		return;
+	if (!var->boots || cell->sum.n != var->runs) {
+		strbuf_addstr(out, "    each run its own boot\n");
+		return;
+	}
+	strbuf_addstr(out, "    per boot:");
+	for (size_t i = 0; i < var->runs; i++) {
+		double sum = 0;
+		size_t n = 0, first = 0;
+
+		while (first < i && strcmp(var->boots[first], var->boots[i]))
+			first++;
+		if (first < i)
+			continue;	/* counted with its boot's first run */
+		for (size_t j = i; j < var->runs; j++)
+			if (!strcmp(var->boots[j], var->boots[i])) {
+				sum += cell->samples[j];
+				n++;
+			}
+		strbuf_addf(out, " %.6g (%zu run%s)", sum / (double)n, n,
+			    n == 1 ? "" : "s");
+		nboots++;
+	}
+	strbuf_addf(out, ": %zu boot%s\n", nboots, nboots == 1 ? "" : "s");
+}
+
 static void explain_test(const struct metric_row *row,
 			 const struct metric_cell *cell,
 			 const struct compare_options *opt, struct strbuf *out)
@@ -168,11 +204,21 @@ static void explain_row(const struct comparison *cmp,
 		    row->key ? "workload result" : "monitor metric",
 		    row->better > 0 ? "higher is better"
 		    : row->better < 0 ? "lower is better" : "direction unknown");
+	bool by_boots = false;
+
+	for (size_t v = 1; v < cmp->nvariants; v++)
+		by_boots |= row->cells[v].by_boots;
 	explain_samples(&cmp->variants[0], &row->cells[0], true, out);
+	if (by_boots)
+		explain_boots(&cmp->variants[0], &row->cells[0], out);
 	for (size_t v = 1; v < cmp->nvariants; v++) {
 		const struct metric_cell *cell = &row->cells[v];
 
 		explain_samples(&cmp->variants[v], cell, false, out);
+		if (by_boots)
+			explain_boots(&cmp->variants[v], cell, out);
+		if (cell->by_boots)
+			strbuf_addstr(out, "    runs that share a boot are not independent samples of its kernel: tested on the boots' means\n");
 		explain_change(cell, out);
 		explain_test(row, cell, opt, out);
 		explain_interval(row, cell, opt, out);

@@ -108,6 +108,8 @@ static void variant_take_runs(struct variant *v, struct commit_runs *r)
 	v->notes = r->notes;
 	v->nnotes = r->nnotes;
 	v->notice = r->notice;
+	v->boots = r->boots;
+	v->timing = r->timing;
 	memset(r, 0, sizeof(*r));
 }
 

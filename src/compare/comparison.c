@@ -394,6 +394,11 @@ void variant_release_runs(struct variant *v)
 	for (size_t i = 0; v->run_names && i < v->runs; i++)
 		free(v->run_names[i]);
 	free(v->run_names);
+	for (size_t i = 0; v->boots && i < v->runs; i++)
+		free(v->boots[i]);
+	free(v->boots);
+	v->boots = NULL;
+	v->timing = NULL;
 	for (size_t i = 0; i < v->nnotes; i++) {
 		free(v->notes[i].run);
 		free(v->notes[i].why);

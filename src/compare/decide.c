@@ -54,6 +54,26 @@
  * With --fdr 0 there is no correction (q = p) and a cell is significant when
  * p < 0.05, the conventional level for a single test: the user asked to
  * judge each metric on its own.
+ *
+ * Runs that share a boot (kdelta run --kernel --vm-runs-per-boot N, with
+ * their kdelta.vm.boot_id: struct variant's boots) are not independent
+ * samples of their kernel: what a boot settles (where the kernel's data
+ * landed, what the boot's timing happened to be) is shared by its runs, so
+ * the variance between boots is not seen in the runs of one, and a test
+ * over runs would take a boot's luck for the kernel's effect.  The kernel
+ * is a fixed factor, the boot a random one nested in it, the run nested in
+ * the boot; the textbook test of the kernel's effect in such a nested
+ * design uses the boots' variation as its error, which is a t-test on the
+ * per-boot means (exactly so when every boot has as many runs, and
+ * unbiased otherwise).  So when a side has a boot of two runs or more,
+ * both sides are tested on their per-boot means, the test's degrees of
+ * freedom being the boots': the interval, the verdict and the boots that
+ * would decide it all come from the boots.  It needs 3 runs a side, as
+ * every test here, and 2 boots a side, the fewest that show a variance
+ * between boots; the t-distribution of so few degrees of freedom (12.7 at
+ * the 2.5% point for one) asks a change far beyond the boots' spread, so
+ * it decides few but the clearest changes, as with a deterministic clock.
+ * The table's means and spreads stay those of the runs.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -66,7 +86,101 @@
 #include "kdelta/util.h"
 
 #define MIN_RUNS 3
+#define MIN_BOOTS 2
 #define UNCORRECTED_LEVEL 0.05
+
+/*
+ * A variant's runs by boot (see the header): of_run[i] is run i's boot,
+ * 0 to nboots - 1; shared when a boot holds two runs or more.  Without
+ * boots, every run is its own (shared false).
+ */
+struct boot_groups {
+	size_t nruns, nboots;
+	size_t *of_run;
+	bool shared;
+};
+
+static void boot_groups_init(struct boot_groups *g, const struct variant *var)
+{
+	memset(g, 0, sizeof(*g));
+	if (!var->boots || !var->runs)
+		return;
+	g->nruns = var->runs;
+	g->of_run = xcalloc(var->runs, sizeof(*g->of_run));
+	for (size_t i = 0; i < var->runs; i++) {
+		size_t b = 0;
+
+		while (b < i && strcmp(var->boots[b], var->boots[i]))
+			b++;
+		if (b < i) {
+			g->of_run[i] = g->of_run[b];
+			g->shared = true;
+		} else {
+			g->of_run[i] = g->nboots++;
+		}
+	}
+}
+
+/* What a cell is tested on: its runs, or its boots' means. */
+struct test_samples {
+	const double *base, *cell;
+	size_t nb, nv;
+	bool by_boots;
+};
+
+/* Scratch for the means, per variant (one thread's). */
+struct boot_scratch {
+	double *base, *cell;
+	size_t *count;
+	size_t n;
+};
+
+static void boot_means(const struct boot_groups *g, const double *samples,
+		       double *means, size_t *count)
+{
+	memset(count, 0, g->nboots * sizeof(*count));
+	memset(means, 0, g->nboots * sizeof(*means));
+	for (size_t i = 0; i < g->nruns; i++) {
+		means[g->of_run[i]] += samples[i];
+		count[g->of_run[i]]++;
+	}
+	for (size_t b = 0; b < g->nboots; b++)
+		means[b] /= (double)count[b];
+}
+
+/*
+ * The samples of the test: the boots' means when either side's runs share
+ * boots and both sides' samples are their runs (a side without boots is
+ * its runs, each its own boot); else the runs.
+ */
+static void test_samples_of(const struct boot_groups *groups, size_t v,
+			    const struct metric_cell *base,
+			    const struct metric_cell *cell,
+			    struct boot_scratch *scratch,
+			    struct test_samples *t)
+{
+	const struct boot_groups *gb = &groups[0], *gv = &groups[v];
+
+	*t = (struct test_samples){ base->samples, cell->samples, base->sum.n,
+				    cell->sum.n, false };
+	if (!groups || !base->samples || !cell->samples ||
+	    !(gb->shared || gv->shared))
+		return;
+	if ((gb->nruns && gb->nruns != base->sum.n) ||
+	    (gv->nruns && gv->nruns != cell->sum.n))
+		return;		/* the samples are not the runs the boots are of */
+	t->by_boots = true;
+	if (gb->nruns) {
+		boot_means(gb, base->samples, scratch->base, scratch->count);
+		t->base = scratch->base;
+		t->nb = gb->nboots;
+	}
+	if (gv->nruns) {
+		boot_means(gv, cell->samples, scratch->cell, scratch->count);
+		t->cell = scratch->cell;
+		t->nv = gv->nboots;
+	}
+}
 
 static const char rule_base[] = "base variant";
 
@@ -78,6 +192,8 @@ static const char rule_not_finite[] =
 	"statistics not finite: the samples exceed double precision; not decided";
 static const char rule_few_runs[] =
 	"fewer than 3 runs in the base or in this variant: not decided";
+static const char rule_few_boots[] =
+	"runs that share a boot are decided by the boots' means, and the base or this variant has fewer than 2 boots: not decided";
 static const char rule_not_significant_q[] =
 	"not significant: Benjamini-Hochberg q-value not below --fdr";
 static const char rule_not_significant_p[] =
@@ -320,10 +436,12 @@ static void lkp_decide_cell(const struct comparison *cmp,
 
 /* Step 2, and step 3's test alone. */
 static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
+		      const struct test_samples *t,
 		      const struct compare_options *opt)
 {
-	size_t nb = base->sum.n, nv = cell->sum.n;
+	size_t nb = t->nb, nv = t->nv;
 
+	cell->by_boots = t->by_boots;
 	if (!base->samples || !cell->samples) {
 		cell->verdict = VERDICT_ABSENT;
 		cell->rule = rule_absent;
@@ -334,17 +452,23 @@ static void test_cell(const struct metric_cell *base, struct metric_cell *cell,
 		set_not_finite(cell);
 		return;
 	}
-	if (nb < MIN_RUNS || nv < MIN_RUNS) {
+	if (base->sum.n < MIN_RUNS || cell->sum.n < MIN_RUNS ||
+	    (!t->by_boots && (nb < MIN_RUNS || nv < MIN_RUNS))) {
 		cell->verdict = VERDICT_FEW_RUNS;
 		cell->rule = rule_few_runs;
 		return;
 	}
+	if (t->by_boots && (nb < MIN_BOOTS || nv < MIN_BOOTS)) {
+		cell->verdict = VERDICT_FEW_RUNS;
+		cell->rule = rule_few_boots;
+		return;
+	}
 	switch (opt->test) {
 	case SIG_WELCH:
-		welch_test(base->samples, nb, cell->samples, nv, &cell->test);
+		welch_test(t->base, nb, t->cell, nv, &cell->test);
 		break;
 	case SIG_MWU:
-		mwu_test(base->samples, nb, cell->samples, nv, &cell->test);
+		mwu_test(t->base, nb, t->cell, nv, &cell->test);
 		break;
 	case SIG_LKP:	/* decided by lkp_decide_cell() */
 		break;
@@ -439,30 +563,33 @@ static void at_least_min_runs(size_t *runs)
  * A workload result's interval, for the test chosen, and the runs that
  * would decide it (from the change the interval is centred on).
  */
-static void interval_cell(const struct metric_cell *base,
-			  const struct metric_cell *cell,
+static void interval_cell(const struct metric_cell *cell,
+			  const struct test_samples *t,
 			  struct key_estimate *est,
 			  const struct compare_options *opt)
 {
-	size_t nb = base->sum.n, nv = cell->sum.n;
+	size_t nb = t->nb, nv = t->nv;
 	double centre = cell->change;
 
 	if (opt->test == SIG_MWU) {
-		hodges_lehmann_interval(base->samples, nb, cell->samples, nv,
+		hodges_lehmann_interval(t->base, nb, t->cell, nv,
 					INTERVAL_MISS, cell->change_absolute,
 					&est->ci);
 		if (isfinite(est->ci.estimate))
 			centre = est->ci.estimate;
 	} else {
-		fieller_interval(base->samples, nb, cell->samples, nv,
+		fieller_interval(t->base, nb, t->cell, nv,
 				 INTERVAL_MISS, cell->change_absolute, false,
 				 &est->ci);
 	}
 	est->runs_needed = cell->change_infinite ? 0 :
-		runs_to_decide(base->samples, nb, cell->samples, nv, centre,
+		runs_to_decide(t->base, nb, t->cell, nv, centre,
 			       opt->min_change, cell->change_absolute,
 			       opt->test);
-	at_least_min_runs(&est->runs_needed);
+	if (!t->by_boots)
+		at_least_min_runs(&est->runs_needed);
+	else if (est->runs_needed && est->runs_needed < MIN_BOOTS)
+		est->runs_needed = MIN_BOOTS;
 }
 
 static bool interval_inside(const struct change_interval *ci, double margin)
@@ -518,7 +645,14 @@ static void lkp_judge_key(const struct metric_row *row, size_t v,
 	if (!base->samples || !cell->samples || base->zero_filled ||
 	    cell->zero_filled || base->sum.n < 2 || cell->sum.n < 2)
 		return;
-	interval_cell(base, cell, &row->estimates[v], opt);
+	{
+		struct test_samples runs = {
+			base->samples, cell->samples, base->sum.n, cell->sum.n,
+			false,
+		};
+
+		interval_cell(cell, &runs, &row->estimates[v], opt);
+	}
 	if (changed)
 		return;
 	if (interval_inside(&cell->est->ci, opt->min_change)) {
@@ -533,7 +667,8 @@ static void lkp_judge_key(const struct metric_row *row, size_t v,
 /* Steps 3 and 4: the verdict of a tested cell. */
 static void judge_cell(const struct metric_catalogue *cat,
 		       const struct metric_row *row, size_t v,
-		       const struct compare_options *opt)
+		       const struct compare_options *opt,
+		       const struct test_samples *t)
 {
 	const struct metric_cell *base = &row->cells[0];
 	struct metric_cell *cell = &row->cells[v];
@@ -541,7 +676,7 @@ static void judge_cell(const struct metric_catalogue *cat,
 	const struct metric_floor *floor;
 
 	if (row->key) {
-		interval_cell(base, cell, &row->estimates[v], opt);
+		interval_cell(cell, t, &row->estimates[v], opt);
 		judge_key(cell, opt, rule);
 		return;
 	}
@@ -588,45 +723,56 @@ static void summarize_cell(const struct metric_row *row, size_t v)
  * when both sides have a value.
  */
 static void few_runs_estimate(const struct metric_row *row, size_t v,
-			      const struct compare_options *opt)
+			      const struct compare_options *opt,
+			      const struct test_samples *t)
 {
-	const struct metric_cell *base = &row->cells[0];
 	const struct metric_cell *cell = &row->cells[v];
 	struct key_estimate *est = &row->estimates[v];
 
 	if (cell->verdict != VERDICT_FEW_RUNS || cell->change_infinite)
 		return;
-	est->runs_needed = runs_to_decide(base->samples, base->sum.n,
-					  cell->samples, cell->sum.n,
+	est->runs_needed = runs_to_decide(t->base, t->nb, t->cell, t->nv,
 					  cell->change, opt->min_change,
 					  cell->change_absolute, opt->test);
-	at_least_min_runs(&est->runs_needed);
+	if (!t->by_boots)
+		at_least_min_runs(&est->runs_needed);
+	else if (est->runs_needed && est->runs_needed < MIN_BOOTS)
+		est->runs_needed = MIN_BOOTS;
 }
 
 static void decide_variant(struct comparison *cmp, size_t v,
 			   const struct compare_options *opt,
-			   const struct base_names *bn, double *p,
+			   const struct base_names *bn,
+			   const struct boot_groups *groups,
+			   struct boot_scratch *scratch, double *p,
 			   size_t *index)
 {
+	struct test_samples t;
+
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct metric_row *row = &cmp->rows[r];
 
 		summarize_cell(row, v);
+		test_samples_of(groups, v, &row->cells[0], &row->cells[v],
+				scratch, &t);
 		if (row->failure || opt->test == SIG_LKP) {
 			lkp_decide_cell(cmp, row, v, bn);
 			if (row->key && !row->failure)
 				lkp_judge_key(row, v, opt);
 		} else {
-			test_cell(&row->cells[0], &row->cells[v], opt);
+			test_cell(&row->cells[0], &row->cells[v], &t, opt);
 		}
 		if (row->key)
-			few_runs_estimate(row, v, opt);
+			few_runs_estimate(row, v, opt, &t);
 	}
 	correct_family(cmp, v, true, opt, p, index);
 	correct_family(cmp, v, false, opt, p, index);
 	for (size_t r = 0; r < cmp->nrows; r++) {
-		if (is_tested(&cmp->rows[r].cells[v]))
-			judge_cell(cmp->catalogue, &cmp->rows[r], v, opt);
+		if (!is_tested(&cmp->rows[r].cells[v]))
+			continue;
+		test_samples_of(groups, v, &cmp->rows[r].cells[0],
+				&cmp->rows[r].cells[v], scratch, &t);
+		judge_cell(cmp->catalogue, &cmp->rows[r], v, opt, &t);
 	}
 }
 
@@ -739,6 +885,7 @@ struct decide_work {
 	struct comparison *cmp;
 	const struct compare_options *opt;
 	const struct base_names *bn;
+	const struct boot_groups *groups;	/* one per variant */
 };
 
 static void decide_bases(void *ctx, size_t begin, size_t end)
@@ -756,9 +903,20 @@ static void decide_variants(void *ctx, size_t begin, size_t end)
 	struct decide_work *w = ctx;
 	double *p = xmalloc(w->cmp->nrows * sizeof(*p));
 	size_t *index = xmalloc(w->cmp->nrows * sizeof(*index));
+	struct boot_scratch scratch = { 0 };
+	size_t most = w->groups[0].nboots;
 
 	for (size_t v = begin + 1; v <= end; v++)
-		decide_variant(w->cmp, v, w->opt, w->bn, p, index);
+		most = w->groups[v].nboots > most ? w->groups[v].nboots : most;
+	scratch.base = xcalloc(most + 1, sizeof(*scratch.base));
+	scratch.cell = xcalloc(most + 1, sizeof(*scratch.cell));
+	scratch.count = xcalloc(most + 1, sizeof(*scratch.count));
+	for (size_t v = begin + 1; v <= end; v++)
+		decide_variant(w->cmp, v, w->opt, w->bn, w->groups, &scratch,
+			       p, index);
+	free(scratch.base);
+	free(scratch.cell);
+	free(scratch.count);
 	free(p);
 	free(index);
 }
@@ -782,17 +940,25 @@ static void apply_declared(struct comparison *cmp)
 
 void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 {
-	struct decide_work w = { cmp, opt, NULL };
+	struct decide_work w = { cmp, opt, NULL, NULL };
+	struct boot_groups *groups;
 	struct base_names bn;
 
 	if (!cmp->nrows || !cmp->nvariants)
 		return;
+	groups = xcalloc(cmp->nvariants, sizeof(*groups));
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		boot_groups_init(&groups[v], &cmp->variants[v]);
+	w.groups = groups;
 	parallel_for(cmp->nrows, BASE_ROWS_GRAIN, decide_bases, &w);
 	apply_declared(cmp);
 	base_names_init(&bn, cmp, opt);
 	w.bn = &bn;
 	parallel_for(cmp->nvariants - 1, 1, decide_variants, &w);
 	free(bn.names);
+	for (size_t v = 0; v < cmp->nvariants; v++)
+		free(groups[v].of_run);
+	free(groups);
 	sort_rows(cmp);
 }
 

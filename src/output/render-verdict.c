@@ -42,11 +42,13 @@ void add_runs_needed(struct strbuf *out, const struct metric_cell *cell,
 
 	if (!runs)
 		return;
+	/* Decided by the boots' means: it takes boots, not runs (decide.c). */
 	if (runs > RUNS_NEEDED_MAX)
-		strbuf_addf(out, "more than %d runs per side", RUNS_NEEDED_MAX);
+		strbuf_addf(out, "more than %d %s per side", RUNS_NEEDED_MAX,
+			    cell->by_boots ? "boots" : "runs");
 	else
-		strbuf_addf(out, "about %zu run%s per side", runs,
-			    runs == 1 ? "" : "s");
+		strbuf_addf(out, "about %zu %s%s per side", runs,
+			    cell->by_boots ? "boot" : "run", runs == 1 ? "" : "s");
 	strbuf_addf(out, " would decide ±%g%s", opt->min_change,
 		    cell->change_absolute ? " points" : "%");
 }
@@ -89,7 +91,9 @@ void add_key_verdict(struct strbuf *out, const struct metric_row *row,
 		return;
 	case VERDICT_FEW_RUNS:
 		add_change(out, cell);
-		strbuf_addstr(out, ": not enough runs (fewer than 3)");
+		strbuf_addstr(out, cell->by_boots && cell->sum.n >= 3 ?
+			      ": not enough boots (fewer than 2)" :
+			      ": not enough runs (fewer than 3)");
 		if (cell_estimate(cell)->runs_needed) {
 			strbuf_addstr(out, ", ");
 			add_runs_needed(out, cell, opt);

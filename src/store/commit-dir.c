@@ -237,21 +237,39 @@ static int refresh_matrix(const struct result_dir *dir, const char *path,
 	return ret;
 }
 
-/* Why the run of this stats.json was disturbed, or NULL. */
-static char *run_disturbance(const char *stats_path)
+/* What the record of the run of this stats.json says of it. */
+struct run_said {
+	char *why;		/* what disturbed it, or NULL */
+	const char *timing;	/* run_record_vm_timing() */
+	char *boot;		/* run_record_vm_boot(), or NULL */
+};
+
+static void run_record_read(const char *stats_path, struct run_said *said)
 {
 	char *path = xasprintf("%.*s/%s",
 			       (int)(strrchr(stats_path, '/') - stats_path),
 			       stats_path, STORE_JOB_FILE);
 	struct jnode *root = NULL;
 	struct kd_err err;
-	char *why = NULL;
 
-	if (run_record_load(path, &root, &err) == 0)
-		why = run_record_disturbance(root);
+	memset(said, 0, sizeof(*said));
+	if (run_record_load(path, &root, &err) == 0 && root) {
+		const char *boot = run_record_vm_boot(root);
+
+		said->why = run_record_disturbance(root);
+		said->timing = run_record_vm_timing(root);
+		said->boot = boot ? xstrdup(boot) : NULL;
+	}
 	jnode_free(root);
 	free(path);
-	return why;
+}
+
+static void drop_boots(struct commit_runs *out)
+{
+	for (size_t i = 0; out->boots && i < out->complete; i++)
+		free(out->boots[i]);
+	free(out->boots);
+	out->boots = NULL;
 }
 
 /* "3" of ".../3/stats.json". */
@@ -279,19 +297,33 @@ static void note_runs(struct commit_runs *out, const struct run_scan *rs,
 		for (size_t i = 0; i < out->complete; i++)
 			out->run_names[i] = run_name(rs->ok_stats[i]);
 	}
+	/* Boots only where run_names says which sample is which run. */
+	if (out->run_names)
+		out->boots = xcalloc(out->complete + 1, sizeof(*out->boots));
 	for (size_t i = 0; i < rs->nok; i++) {
-		char *why = run_disturbance(rs->ok_stats[i]);
+		struct run_said said;
 
-		if (!why)
+		run_record_read(rs->ok_stats[i], &said);
+		if (said.timing && (!out->timing ||
+				    !strcmp(said.timing, RUN_RECORD_TIMING_INSTRUCTIONS)))
+			out->timing = said.timing;
+		if (out->boots && said.boot && i < out->complete)
+			out->boots[i] = said.boot;
+		else
+			free(said.boot);
+		if (out->boots && !said.boot)
+			drop_boots(out);
+		if (!said.why)
 			continue;
 		ALLOC_GROW(out->notes, out->nnotes + 1, alloc);
 		out->notes[out->nnotes].run = run_name(rs->ok_stats[i]);
-		out->notes[out->nnotes++].why = why;
+		out->notes[out->nnotes++].why = said.why;
 	}
 }
 
 void commit_runs_release(struct commit_runs *r)
 {
+	drop_boots(r);
 	for (size_t i = 0; r->run_names && r->run_names[i]; i++)
 		free(r->run_names[i]);
 	free(r->run_names);

@@ -83,6 +83,33 @@ const char *run_record_setup(const struct jnode *root)
 	return text_at(jnode_get(root, RUN_RECORD_KDELTA), RUN_RECORD_SETUP);
 }
 
+static const struct jnode *vm_record(const struct jnode *root)
+{
+	return jnode_get(jnode_get(root, RUN_RECORD_KDELTA), RUN_RECORD_VM);
+}
+
+const char *run_record_vm_timing(const struct jnode *root)
+{
+	const struct jnode *vm = vm_record(root);
+	const char *clock = text_at(vm, "clock"), *accel = text_at(vm, "accel");
+
+	if (clock && !strcmp(clock, "instructions"))
+		return RUN_RECORD_TIMING_INSTRUCTIONS;
+	if (accel && !strcmp(accel, "tcg"))
+		return RUN_RECORD_TIMING_EMULATED;
+	return NULL;
+}
+
+const char *run_record_vm_boot(const struct jnode *root)
+{
+	return text_at(vm_record(root), "boot_id");
+}
+
+const char *run_record_vm_kernel(const struct jnode *root)
+{
+	return text_at(vm_record(root), "kernel");
+}
+
 char *run_record_machine(const struct jnode *root)
 {
 	const struct jnode *m = jnode_get(root, RUN_RECORD_MACHINE);

@@ -547,8 +547,96 @@ static void test_one_slow_run(void)
 	CHECK(o.changed >= SLOW_SEQUENCES * 9 / 10);
 }
 
+/* The boots of a variant's runs, kdelta.vm.boot_id as resultdb reads them. */
+static void set_boots(struct variant *v, const char *const *boots, size_t n)
+{
+	v->runs = n;
+	v->run_names = xcalloc(n + 1, sizeof(*v->run_names));
+	v->boots = xcalloc(n + 1, sizeof(*v->boots));
+	for (size_t i = 0; i < n; i++) {
+		v->run_names[i] = xasprintf("%zu", i);
+		v->boots[i] = xstrdup(boots[i]);
+	}
+}
+
+/*
+ * Runs that share boots are tested on the boots' means (decide.c): a boot
+ * effect that a test over runs would take for the kernel's is seen, and a
+ * clean change still decided with two boots a side.
+ */
+static void test_boots(void)
+{
+	static const char *const two_of_three[] = { "a", "a", "a", "b", "b", "b" };
+	static const char *const one_of_three[] = { "a", "a", "a" };
+	static const char *const each_own[] = { "a", "b", "c", "d" };
+	/* Boots 4 apart, runs of a boot 0.01 apart: the boots are the noise. */
+	const double base[] = { 100, 100.01, 99.99, 104, 104.01, 103.99 };
+	const double var[] = { 106, 106.01, 105.99, 110, 110.01, 109.99 };
+	/* Instruction time: boots and runs alike to 5 digits. */
+	const double cloud[] = { 88694.2, 88691.6, 88687.9, 88693.7 };
+	const double rt[] = { 72338, 72283.8, 72439.2, 72257.7 };
+	static const char *const two_of_two[] = { "a", "a", "b", "b" };
+	struct comparison *cmp = comparison_new(2, 1);
+	const struct metric_cell *cell;
+
+	/* As runs, without boots: the boots' spread looks like the kernel's effect. */
+	set_row(cmp, 0, "w.ops", true, base, 6, var, 6);
+	compare_decide(cmp, &welch_options);
+	CHECK(cmp->rows[0].cells[1].verdict == VERDICT_CHANGED);
+	CHECK(!cmp->rows[0].cells[1].by_boots);
+	comparison_free(cmp);
+
+	cmp = comparison_new(2, 1);
+	set_row(cmp, 0, "w.ops", true, base, 6, var, 6);
+	set_boots(&cmp->variants[0], two_of_three, 6);
+	set_boots(&cmp->variants[1], two_of_three, 6);
+	compare_decide(cmp, &welch_options);
+	cell = &cmp->rows[0].cells[1];
+	CHECK(cell->by_boots);
+	CHECK(cell->verdict == VERDICT_INCONCLUSIVE);
+	/* two boots a side, one degree of freedom each */
+	CHECK(cell->test.df < 2.5);
+	CHECK(cell_estimate(cell)->runs_needed > 2);
+	comparison_free(cmp);
+
+	cmp = comparison_new(2, 1);
+	set_row(cmp, 0, "w.ops", true, cloud, 4, rt, 4);
+	set_boots(&cmp->variants[0], two_of_two, 4);
+	set_boots(&cmp->variants[1], two_of_two, 4);
+	compare_decide(cmp, &welch_options);
+	cell = &cmp->rows[0].cells[1];
+	CHECK(cell->by_boots);
+	CHECK(cell->verdict == VERDICT_CHANGED);
+	CHECK_STR(cell->rule, "workload result: a change of at least --min-change");
+	comparison_free(cmp);
+
+	/* One boot a side: no variance between boots to test against. */
+	cmp = comparison_new(2, 1);
+	set_row(cmp, 0, "w.ops", true, cloud, 3, rt, 3);
+	set_boots(&cmp->variants[0], one_of_three, 3);
+	set_boots(&cmp->variants[1], one_of_three, 3);
+	compare_decide(cmp, &welch_options);
+	cell = &cmp->rows[0].cells[1];
+	CHECK(cell->verdict == VERDICT_FEW_RUNS);
+	CHECK_STR(cell->rule,
+		  "runs that share a boot are decided by the boots' means, and the base or this variant has fewer than 2 boots: not decided");
+	comparison_free(cmp);
+
+	/* A boot a run: the runs, as without boots. */
+	cmp = comparison_new(2, 1);
+	set_row(cmp, 0, "w.ops", true, cloud, 4, rt, 4);
+	set_boots(&cmp->variants[0], each_own, 4);
+	set_boots(&cmp->variants[1], each_own, 4);
+	compare_decide(cmp, &welch_options);
+	CHECK(!cmp->rows[0].cells[1].by_boots);
+	CHECK(cmp->rows[0].cells[1].verdict == VERDICT_CHANGED);
+	CHECK(cmp->rows[0].cells[1].test.df > 3);
+	comparison_free(cmp);
+}
+
 int main(void)
 {
+	test_boots();
 	test_undecided();
 	test_zero_and_constant();
 	test_not_finite();
