@@ -147,6 +147,16 @@ void add_runs_needed(struct strbuf *out, const struct metric_cell *cell,
 		     const struct compare_options *opt);
 
 /*
+ * What the timings of variants run in virtual machines are (struct
+ * variant's timing), one line for each kind, for every table and mail:
+ * "timings: instruction time of QEMU's TCG (-icount: 1 ns an instruction;
+ * no caches, no I/O latency, no contention): cloud, rt".  Nothing when
+ * every variant ran on real hardware.
+ */
+void add_timing_notes(struct strbuf *out, const struct comparison *const *cmps,
+		      size_t n);
+
+/*
  * The group's name as LKP writes it under testcase/testparams/testbox:
  * cmp->name, or when that is not set "<testcase>/<parameter values joined
  * by '-'>/<host>".  Caller frees.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --format csv: one line per metric and variant, under a header line.
+ * --format csv: one line per metric and variant, under a header line; its
+ * timing is a guest's (struct variant), empty for real hardware.
  * Control characters of names become blanks (printable_char(), as in
  * every text kdelta writes), so no field holds a line break; fields are
  * quoted as RFC 4180 says when they hold a comma or a quote (quotes
@@ -14,7 +15,7 @@
 
 static const char csv_header[] =
 	"group,metric,key,variant,n,mean,stddev,rel_stddev,min,max,change,"
-	"statistic,df,p,q,ci_low,ci_high,runs_needed,verdict,rule,samples\n";
+	"statistic,df,p,q,ci_low,ci_high,runs_needed,verdict,rule,samples,timing\n";
 
 static void csv_field(struct strbuf *out, const char *s)
 {
@@ -57,7 +58,8 @@ static void csv_interval(struct strbuf *out, const struct metric_cell *c,
 	strbuf_addch(out, ',');
 }
 
-static void csv_cell(struct strbuf *out, const struct metric_cell *c, bool key)
+static void csv_cell(struct strbuf *out, const struct metric_cell *c, bool key,
+		     const char *timing)
 {
 	bool present = c->samples != NULL;
 	bool compared = present && c->verdict != VERDICT_BASE &&
@@ -81,6 +83,9 @@ static void csv_cell(struct strbuf *out, const struct metric_cell *c, bool key)
 	csv_field(out, c->rule ? c->rule : "");
 	for (size_t i = 0; present && i < c->sum.n; i++)
 		strbuf_addf(out, "%s%.10g", i ? " " : "", c->samples[i]);
+	strbuf_addch(out, ',');
+	if (timing)
+		strbuf_addstr(out, timing);
 	strbuf_addch(out, '\n');
 }
 
@@ -100,7 +105,8 @@ void render_csv(const struct comparison *const *cmps, size_t n,
 				csv_field(out, row->name);
 				csv_field(out, row->key ? "1" : "0");
 				csv_field(out, cmp->variants[v].label);
-				csv_cell(out, &row->cells[v], row->key);
+				csv_cell(out, &row->cells[v], row->key,
+					 cmp->variants[v].timing);
 			}
 		}
 	}

@@ -69,7 +69,7 @@ static json_t *json_disturbed(const struct variant *v)
 
 static json_t *json_variant(const struct variant *v)
 {
-	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			 "label", text(v->label),
 			 "subject", string_or_null(v->subject),
 			 "path", text(v->path ? v->path : ""),
@@ -78,7 +78,8 @@ static json_t *json_variant(const struct variant *v)
 			 "incomplete", (json_int_t)v->runs_incomplete,
 			 "interrupted", (json_int_t)v->runs_interrupted,
 			 "failure", string_or_null(v->failure),
-			 "disturbed", json_disturbed(v));
+			 "disturbed", json_disturbed(v),
+			 "timing", string_or_null(v->timing));
 }
 
 static json_t *json_samples(const struct metric_cell *cell)

@@ -432,6 +432,7 @@ static void add_perf_table(struct strbuf *out, const struct comparison *cmp,
 		strbuf_addf(out,
 			    "no significant change in %zu monitor metric%s (--all lists them)\n",
 			    monitors, monitors == 1 ? "" : "s");
+	add_timing_notes(out, &cmp, 1);
 	if (shown || failures_shown)
 		strbuf_addstr(out, lkp_legend);
 }

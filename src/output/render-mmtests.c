@@ -184,6 +184,7 @@ void render_mmtests(const struct comparison *cmp,
 		strbuf_addch(out, '\n');
 	}
 	render_key_verdicts(out, cmp, opt);
+	add_timing_notes(out, &cmp, 1);
 	strbuf_addstr(out, "marks: *  1.00%* changed, (  1.00%) same or small (below the metric's floor), [  1.00%] inconclusive or too few runs; + is better\n\n");
 	free(group);
 }

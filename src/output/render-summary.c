@@ -152,5 +152,6 @@ void render_summary(const struct comparison *const *cmps, size_t n,
 			render_row_verdicts(out, cmps[g], row, name, opt);
 		free(name);
 	}
+	add_timing_notes(out, cmps, n);
 	strbuf_addstr(out, "marks: -19% changed, blank: same or undecided (the lines above say which), GEO-MEAN: not tested\n");
 }

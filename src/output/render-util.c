@@ -7,6 +7,7 @@
  * lkp-tests itself.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kdelta/render.h"
@@ -288,4 +289,56 @@ char *comparison_group_name(const struct comparison *cmp)
 	if (cmp->host)
 		strbuf_addf(&sb, "/%s", cmp->host);
 	return strbuf_detach(&sb);
+}
+
+/* The labels of the variants whose timing is kind, across the groups. */
+static void timing_labels(const struct comparison *const *cmps, size_t n,
+			  const char *kind, struct strbuf *out)
+{
+	struct strbuf seen = STRBUF_INIT;
+
+	strbuf_addch(&seen, '\n');
+	for (size_t g = 0; g < n; g++)
+		for (size_t v = 0; v < cmps[g]->nvariants; v++) {
+			const struct variant *var = &cmps[g]->variants[v];
+			char *key;
+
+			if (!var->timing || strcmp(var->timing, kind))
+				continue;
+			key = xasprintf("\n%s\n", var->label);
+			if (!strstr(seen.buf, key)) {
+				strbuf_addf(&seen, "%s\n", var->label);
+				if (out->len)
+					strbuf_addstr(out, ", ");
+				add_printable(out, var->label);
+			}
+			free(key);
+		}
+	strbuf_release(&seen);
+}
+
+void add_timing_notes(struct strbuf *out, const struct comparison *const *cmps,
+		      size_t n)
+{
+	static const struct {
+		const char *kind, *text;
+	} kinds[] = {
+		{ VARIANT_TIMING_INSTRUCTIONS,
+		  "timings: instruction time of QEMU's TCG (-icount: 1 ns an instruction; no caches, no I/O latency, no contention): " },
+		{ VARIANT_TIMING_EMULATED,
+		  "timings: emulated by QEMU's TCG, several times slower than the machine and not its CPU's: " },
+	};
+	struct strbuf labels = STRBUF_INIT, line = STRBUF_INIT;
+
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		strbuf_reset(&labels);
+		timing_labels(cmps, n, kinds[k].kind, &labels);
+		if (!labels.len)
+			continue;
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s%s", kinds[k].text, labels.buf);
+		add_wrapped(out, line.buf, 80, 4);
+	}
+	strbuf_release(&labels);
+	strbuf_release(&line);
 }

@@ -181,11 +181,58 @@ static char *variant_setup(const struct variant *var)
 	return setup;
 }
 
+/*
+ * The kernel a variant's first run booted (kdelta.vm.kernel: kdelta run
+ * --kernel's PATH), or NULL for a run on the machine itself.
+ */
+static char *variant_kernel(const struct variant *var)
+{
+	char *record = variant_job_path(var), *kernel = NULL;
+	struct jnode *root = NULL;
+
+	if (record && run_record_load(record, &root, NULL) == 0 &&
+	    run_record_vm_kernel(root))
+		kernel = xstrdup(run_record_vm_kernel(root));
+	jnode_free(root);
+	free(record);
+	return kernel;
+}
+
+static void add_shell_word(struct strbuf *out, const char *word,
+			   bool quote_braces);
+
+/*
+ * The --vm-* options a run in a virtual machine had, from kdelta.vm of
+ * its record: those that differ from the defaults.
+ */
+static void record_vm_options(const struct jnode *vm, struct strbuf *out)
+{
+	const char *clock = jnode_str(vm, "clock");
+	const char *per_boot = jnode_str(vm, "runs_per_boot");
+	const char *cpus = jnode_str(vm, "cpus");
+	const char *append = jnode_str(vm, "append");
+	bool instructions = clock && !strcmp(clock, "instructions");
+
+	if (instructions)
+		strbuf_addstr(out, " --vm-clock instructions");
+	if (per_boot && strcmp(per_boot, "1"))
+		strbuf_addf(out, " --vm-runs-per-boot %s", per_boot);
+	/* kdelta run's defaults: 2 CPUs, 1 with the instruction clock */
+	if (cpus && strcmp(cpus, instructions ? "1" : "2"))
+		strbuf_addf(out, " --vm-cpus %s", cpus);
+	if (append && *append) {
+		strbuf_addstr(out, " --vm-append ");
+		add_shell_word(out, append, false);
+	}
+}
+
 /* What a section needs of its job: the text to attach and the machine. */
 struct section_job {
 	char *filename;		/* of the attachment */
 	struct strbuf text;	/* empty: no job file found */
 	char *machine;		/* "2 threads <model> with 24G memory", or NULL */
+	bool vm;		/* its runs were made in virtual machines */
+	struct strbuf vm_options;	/* " --vm-clock instructions", ... */
 	char *setup;		/* the --setup its runs had, or NULL */
 	char *base_setup;	/* the base's, when it differs; or NULL */
 	bool base_setup_differs;
@@ -269,6 +316,10 @@ static void job_from_record(const char *text, size_t len, const char *path,
 	job->machine = run_record_machine(root);
 	if (run_record_setup(root))
 		job->setup = xstrdup(run_record_setup(root));
+	job->vm = run_record_vm_kernel(root) != NULL;
+	if (job->vm)
+		record_vm_options(jnode_get(jnode_get(root, RUN_RECORD_KDELTA),
+					    RUN_RECORD_VM), &job->vm_options);
 	jnode_free(root);
 }
 
@@ -311,6 +362,7 @@ static void section_job_release(struct section_job *job)
 {
 	free(job->filename);
 	strbuf_release(&job->text);
+	strbuf_release(&job->vm_options);
 	free(job->machine);
 	free(job->setup);
 	free(job->base_setup);
@@ -577,6 +629,7 @@ static void add_test_description(const struct report *rep,
 		add_printable(out, job->machine ? job->machine : cmp->host);
 		strbuf_addch(out, '\n');
 	}
+	add_timing_notes(out, &cmp, 1);
 	if (cmp->axis) {
 		strbuf_addf(out, "comparing %s: ", cmp->axis);
 		for (size_t v = 0; v < cmp->nvariants; v++) {
@@ -764,6 +817,22 @@ static void add_setup_option(struct strbuf *cmd, const char *setup)
 	add_shell_word(cmd, setup, true);
 }
 
+/* " --kernel LABEL=PATH" for each variant, as its runs recorded. */
+static void add_kernel_options(struct strbuf *cmd,
+			       const struct comparison *cmp)
+{
+	for (size_t v = 0; v < cmp->nvariants; v++) {
+		char *kernel = variant_kernel(&cmp->variants[v]);
+		char *spec = xasprintf("%s=%s", cmp->variants[v].label,
+				       kernel ? kernel : "PATH");
+
+		strbuf_addstr(cmd, " --kernel ");
+		add_shell_word(cmd, spec, true);
+		free(spec);
+		free(kernel);
+	}
+}
+
 /* The command that runs a section's job again, with the comments it needs. */
 static void add_run_command(struct strbuf *out, const struct comparison *cmp,
 			    const struct section_job *job)
@@ -787,7 +856,10 @@ static void add_run_command(struct strbuf *out, const struct comparison *cmp,
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addf(&cmd, "kdelta run %s", job->filename);
-	if (!cmp->axis) {
+	if (!cmp->axis && job->vm) {
+		add_kernel_options(&cmd, cmp);
+		strbuf_addstr(&cmd, job->vm_options.buf);
+	} else if (!cmp->axis) {
 		strbuf_addstr(&cmd, " --commits ");
 		add_labels(&cmd, cmp, ",");
 	}
@@ -932,6 +1004,7 @@ static int report_prepare(struct report *rep, struct kd_err *err)
 			   rep->finding.variant : cmp->nvariants - 1;
 
 		strbuf_init(&rep->jobs[i].text);
+		strbuf_init(&rep->jobs[i].vm_options);
 		rep->jobs[i].filename = attachment_name(cmp, rep->nsections, i);
 		if (section_job_load(rep->opt, cmp, v, &rep->jobs[i], err) < 0)
 			return -1;
