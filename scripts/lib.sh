@@ -9,8 +9,10 @@ DEMO_PACKAGES="xfsprogs"
 # To run the whole test suite (file systems, git for bisect, python3 for the
 # mail tests; msmtp and python3-aiosmtpd to deliver the report mail, chromium
 # to render the plots, linux-perf for the perf-stat and perf-profile
-# monitors, slurm-wlm and munge for the robot's private Slurm cluster).
-TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux msmtp python3-aiosmtpd chromium linux-perf slurm-wlm munge"
+# monitors, slurm-wlm and munge for the robot's private Slurm cluster;
+# qemu-system-x86 to boot Debian's kernels for kdelta run --kernel, which
+# tests/vm/kernels.sh fetches with apt-get download).
+TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux msmtp python3-aiosmtpd chromium linux-perf slurm-wlm munge qemu-system-x86"
 # To fuzz (scripts/test.sh runs each libFuzzer target for a while): clang
 # and its libFuzzer.
 FUZZ_PACKAGES="clang libclang-rt-dev"

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
 #include "cmd/builtin.h"
 #include "kdelta/err.h"
 #include "kdelta/util.h"
+#include "kdelta/vm.h"
 #include "version.h"
 
 struct command {
@@ -78,6 +80,9 @@ int main(int argc, char **argv)
 	 * statistics check (decide.c's "not-finite" verdict).
 	 */
 	gsl_set_error_handler_off();
+	/* The init of a guest that kdelta run --kernel built (kdelta/vm.h). */
+	if (getpid() == 1 && !access(VM_GUEST_CONFIG, F_OK))
+		vm_guest_init();
 	if (argc < 2) {
 		usage(stderr);
 		return KD_EXIT_USAGE;

@@ -18,9 +18,11 @@
 #include "kdelta/proc.h"
 #include "kdelta/runlock.h"
 #include "kdelta/runner.h"
+#include "kdelta/schema.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/run-recover.h"
+#include "kdelta/vm.h"
 #include "kdelta/workdir.h"
 #include "kdelta/workload.h"
 
@@ -35,11 +37,14 @@ static void run_usage(FILE *out)
 		"                  [--order shuffled|fixed] [--seed N] [--tag TEXT]\n"
 		"                  [--no-wait | --concurrent]\n"
 		"                  [--until-decided [--max-runs N] [--min-change PCT]]\n"
+		"       kdelta run JOB.yaml... --kernel LABEL=PATH... [--vm-... options]\n"
 		"\n"
 		"Runs every job of the job files for each commit, in rounds: round n\n"
 		"holds the n-th run of every job and commit, in an order drawn anew\n"
 		"for each round.  Stores each run under\n"
 		"RESULT_ROOT/<testcase>/<param-dir>/<host>/<commit>/<run>/.\n"
+		"With --kernel, each commit is a kernel booted in a virtual machine\n"
+		"(QEMU) that runs the jobs inside; boots are interleaved in rounds.\n"
 		"\n"
 		"    --commit ID         label of what runs (default: the running kernel's\n"
 		"                        release and a hash of /proc/version)\n"
@@ -75,9 +80,33 @@ static void run_usage(FILE *out)
 		"    --concurrent        run beside other kdelta runs, without the lock\n"
 		"                        (each run's job.yaml records what it saw)\n"
 		"\n"
+		"Kernels in virtual machines:\n"
+		"    --kernel LABEL=PATH boot PATH (a kernel image, or a directory with\n"
+		"                        boot/vmlinuz-* and lib/modules/<release>/) in\n"
+		"                        QEMU and run the jobs there, stored as commit\n"
+		"                        LABEL (repeatable; instead of --commits)\n"
+		"    --vm-runs-per-boot N  runs of each job in one boot (default %d)\n"
+		"    --vm-clock real|instructions  the guest's clock: real time (default),\n"
+		"                        or executed instructions (QEMU's TCG, -icount:\n"
+		"                        1 ns an instruction, one CPU; nearly noise-free,\n"
+		"                        but no caches, I/O latency or contention)\n"
+		"    --vm-accel auto|kvm|tcg  KVM where it boots a guest (probed once,\n"
+		"                        default), else QEMU's emulation (TCG)\n"
+		"    --vm-cpus N         guest CPUs (default %d; 1 with instructions)\n"
+		"    --vm-memory SIZE    guest memory (default 1G plus the largest\n"
+		"                        1BRD_<size> of the jobs)\n"
+		"    --vm-boot-timeout DURATION  from QEMU's start to kdelta in the\n"
+		"                        guest saying hello (default %.0fs)\n"
+		"    --vm-timeout DURATION  the longest one boot may take (default %.0fm)\n"
+		"    --vm-append ARGS    more of the guest kernel's command line\n"
+		"    --vm-file PATH      a program or file the guest needs besides the\n"
+		"                        job's own tools, with its libraries (repeatable)\n"
+		"\n"
 		"Workloads:\n",
 		JOB_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT,
-		RUNNER_DEFAULT_MAX_RUNS, COMPARE_DEFAULT_MIN_CHANGE);
+		RUNNER_DEFAULT_MAX_RUNS, COMPARE_DEFAULT_MIN_CHANGE,
+		VM_DEFAULT_RUNS_PER_BOOT, VM_DEFAULT_CPUS,
+		VM_DEFAULT_BOOT_TIMEOUT, VM_DEFAULT_TIMEOUT / 60);
 	for (size_t i = 0; workload_registry[i]; i++)
 		fprintf(out, "    %-19s %s\n", workload_registry[i]->section.name,
 			workload_registry[i]->section.summary);
@@ -110,6 +139,12 @@ struct run_args {
 	size_t n_jobs;
 	struct job_set *sets;
 	size_t n_sets;
+	/* --kernel and the --vm-* options */
+	struct vm_options vm;
+	size_t kernels_alloc;
+	const char **vm_files;
+	size_t files_alloc;
+	const char *vm_option;		/* the first --vm-* given, for messages */
 };
 
 static int parse_count(const char *opt, const char *arg, long min, long *out)
@@ -177,6 +212,128 @@ static uint64_t random_seed(void)
 	return seed;
 }
 
+/* The --vm-* options, by their getopt values from 1000 on. */
+static const char *const vm_option_names[] = {
+	"vm-runs-per-boot", "vm-clock", "vm-accel", "vm-cpus", "vm-memory",
+	"vm-boot-timeout", "vm-timeout", "vm-append", "vm-file",
+};
+
+static int parse_kernel(struct run_args *a, const char *arg)
+{
+	struct kd_err err;
+
+	ALLOC_GROW(a->vm.kernels, a->vm.n_kernels + 1, a->kernels_alloc);
+	if (vm_kernel_parse(arg, &a->vm.kernels[a->vm.n_kernels], &err) < 0) {
+		cmd_error("run", "%s", err.msg);
+		return -1;
+	}
+	a->vm.n_kernels++;
+	return 0;
+}
+
+static int parse_choice(const char *opt, const char *arg,
+			const char *const *names, int *out)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i])) {
+			*out = i;
+			return 0;
+		}
+	cmd_error("run", "--%s expects %s or %s%s%s, not '%s'", opt, names[0],
+		  names[1], names[2] ? " or " : "", names[2] ? names[2] : "",
+		  arg);
+	return -1;
+}
+
+static int parse_vm_option(struct run_args *a, const char *opt,
+			   const char *arg)
+{
+	struct kd_err err;
+	long count;
+	int choice;
+
+	if (!a->vm_option)
+		a->vm_option = opt;
+	if (!strcmp(opt, "vm-runs-per-boot")) {
+		if (parse_count("--vm-runs-per-boot", arg, 1, &count) < 0)
+			return -1;
+		a->vm.runs_per_boot = (unsigned)count;
+	} else if (!strcmp(opt, "vm-cpus")) {
+		if (parse_count("--vm-cpus", arg, 1, &count) < 0)
+			return -1;
+		a->vm.cpus = (unsigned)count;
+	} else if (!strcmp(opt, "vm-clock")) {
+		if (parse_choice(opt, arg, vm_clock_names, &choice) < 0)
+			return -1;
+		a->vm.clock = (enum vm_clock)choice;
+	} else if (!strcmp(opt, "vm-accel")) {
+		if (parse_choice(opt, arg, vm_accel_names, &choice) < 0)
+			return -1;
+		a->vm.accel = (enum vm_accel)choice;
+	} else if (!strcmp(opt, "vm-memory")) {
+		if (parse_size(arg, &a->vm.memory, &err) < 0 ||
+		    a->vm.memory < (64ULL << 20)) {
+			cmd_error("run", "--vm-memory expects a size of 64M or more, like 2G, not '%s'",
+				  arg);
+			return -1;
+		}
+	} else if (!strcmp(opt, "vm-boot-timeout") || !strcmp(opt, "vm-timeout")) {
+		double *d = opt[3] == 'b' ? &a->vm.boot_timeout : &a->vm.timeout;
+
+		if (parse_duration(arg, d, &err) < 0 || !(*d > 0)) {
+			cmd_error("run", "--%s expects a duration, like 90s or 10m, not '%s'",
+				  opt, arg);
+			return -1;
+		}
+	} else if (!strcmp(opt, "vm-append")) {
+		a->vm.append = arg;
+	} else {
+		ALLOC_GROW(a->vm_files, a->vm.n_files + 1, a->files_alloc);
+		a->vm_files[a->vm.n_files++] = arg;
+		a->vm.files = a->vm_files;
+	}
+	return 0;
+}
+
+/* What --kernel excludes, and what the --vm-* options need. */
+static int check_vm_options(struct run_args *a)
+{
+	if (!a->vm.n_kernels) {
+		if (a->vm_option) {
+			cmd_error("run", "--%s goes with --kernel", a->vm_option);
+			return -1;
+		}
+		return 0;
+	}
+	if (a->commits_arg) {
+		cmd_error("run", "--kernel names the commits (its labels): give --kernel or --commits, not both");
+		return -1;
+	}
+	if (a->setup) {
+		cmd_error("run", "--setup runs on this machine, and --kernel's runs in guests: give one of them");
+		return -1;
+	}
+	if (a->until_decided) {
+		cmd_error("run", "--until-decided does not go with --kernel: give the runs (--runs)");
+		return -1;
+	}
+	if (a->vm.clock == VM_CLOCK_INSTRUCTIONS && a->vm.accel == VM_ACCEL_KVM) {
+		cmd_error("run", "--vm-clock instructions is QEMU's emulation (TCG), not KVM");
+		return -1;
+	}
+	if (a->vm.clock == VM_CLOCK_INSTRUCTIONS && a->vm.cpus > 1) {
+		cmd_error("run", "--vm-clock instructions runs one guest CPU (QEMU's instruction counting brings up no second one)");
+		return -1;
+	}
+	if (!a->vm.runs_per_boot)
+		a->vm.runs_per_boot = VM_DEFAULT_RUNS_PER_BOOT;
+	if (!a->vm.boot_timeout)
+		a->vm.boot_timeout = VM_DEFAULT_BOOT_TIMEOUT;
+	if (!a->vm.timeout)
+		a->vm.timeout = VM_DEFAULT_TIMEOUT;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option options[] = {
@@ -195,6 +352,16 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "min-change", required_argument, NULL, 'M' },
 		{ "concurrent", no_argument, NULL, 'x' },
 		{ "tag", required_argument, NULL, 't' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "vm-runs-per-boot", required_argument, NULL, 1000 },
+		{ "vm-clock", required_argument, NULL, 1001 },
+		{ "vm-accel", required_argument, NULL, 1002 },
+		{ "vm-cpus", required_argument, NULL, 1003 },
+		{ "vm-memory", required_argument, NULL, 1004 },
+		{ "vm-boot-timeout", required_argument, NULL, 1005 },
+		{ "vm-timeout", required_argument, NULL, 1006 },
+		{ "vm-append", required_argument, NULL, 1007 },
+		{ "vm-file", required_argument, NULL, 1008 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_parser p = { "run", "", options, 0, "" };
@@ -263,6 +430,15 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 			}
 			a->tag = optarg;
 			break;
+		case 'k':
+			if (parse_kernel(a, optarg) < 0)
+				return -1;
+			break;
+		case 1000: case 1001: case 1002: case 1003: case 1004:
+		case 1005: case 1006: case 1007: case 1008:
+			if (parse_vm_option(a, vm_option_names[c - 1000], optarg) < 0)
+				return -1;
+			break;
 		case CMD_HELP:
 			run_usage(stdout);
 			return 1;
@@ -281,6 +457,8 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 			a->max_runs, a->runs);
 		return -1;
 	}
+	if (check_vm_options(a) < 0)
+		return -1;
 	if (a->no_wait && a->concurrent) {
 		cmd_error("run", "--no-wait and --concurrent exclude each other: --concurrent takes no lock");
 		return -1;
@@ -331,6 +509,13 @@ static int parse_commits(struct run_args *a)
 	size_t alloc = 0;
 	int ret = 0;
 
+	if (a->vm.n_kernels) {
+		for (size_t i = 0; i < a->vm.n_kernels && !ret; i++)
+			ret = add_label(a, a->vm.kernels[i].label, &alloc, &err);
+		if (ret < 0)
+			cmd_error("run", "%s", err.msg);
+		return ret;
+	}
 	if (!a->commits_arg) {
 		if (machine_read(&m, &err) < 0) {
 			cmd_error("run", "%s", err.msg);
@@ -400,6 +585,10 @@ static void run_args_release(struct run_args *a)
 		job_set_release(&a->sets[i]);
 	free(a->sets);
 	free(a->jobs);
+	for (size_t i = 0; i < a->vm.n_kernels; i++)
+		vm_kernel_release(&a->vm.kernels[i]);
+	free(a->vm.kernels);
+	free(a->vm_files);
 }
 
 /* The exit status of a finished (or stopped) batch, after saying why. */
@@ -543,7 +732,9 @@ static int run_batch(struct run_args *a)
 	} else if ((status = take_run_lock(a, &wd, o.cancel_fd, &lock)) !=
 		   KD_EXIT_OK) {
 		;
-	} else if (runner_run(a->jobs, a->n_jobs, &o, &summary, &err) < 0) {
+	} else if ((a->vm.n_kernels ?
+		    vm_batch_run(a->jobs, a->n_jobs, &o, &a->vm, &summary, &err) :
+		    runner_run(a->jobs, a->n_jobs, &o, &summary, &err)) < 0) {
 		status = report_failure(&summary, &err);
 		runner_summary_release(&summary);
 	} else {

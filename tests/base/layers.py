@@ -28,6 +28,7 @@ HEADER_FOLDERS = {
     'compare.h': 'compare',  # the comparison, its verdicts: decide.c
     'render.h': 'output',
     'schema.h': 'job',
+    'vm.h': 'vm',  # the layer's one header: vm-*.c
     'workload.h': 'run',
 }
 
