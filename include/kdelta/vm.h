@@ -176,6 +176,8 @@ struct vm_guest_spec {
 	size_t n_jobs;
 	const char *const *files;	/* --vm-file: programs or files */
 	size_t n_files;
+	bool microvm;			/* QEMU's microvm machine may boot it:
+					 * only with the instruction clock */
 };
 
 /* What was built: for job.yaml and the messages. */
@@ -186,8 +188,11 @@ struct vm_guest {
 	/*
 	 * QEMU's machine: "microvm" (virtio-mmio, no PCI, no BIOS to go
 	 * through: under TCG, a boot of 0.5 s of the guest's time instead of
-	 * 0.8 s, and seconds less of firmware) when the kernel's modules say
-	 * it has virtio_mmio, else "q35" (virtio-pci).
+	 * 0.8 s, and seconds less of firmware) when the spec allows it and
+	 * the kernel's modules say it has virtio_mmio, else "q35"
+	 * (virtio-pci).  The instruction clock only: with real time under
+	 * TCG, a microvm guest finds no timer to calibrate its TSC against
+	 * (no HPET, no PM timer) and stops there.
 	 */
 	bool microvm;
 	struct strbuf modules;		/* "virtio_pci virtio_console brd ..." */
@@ -464,6 +469,25 @@ struct vm_options {
 int vm_batch_run(struct job *const *jobs, size_t n_jobs,
 		 const struct runner_opts *o, const struct vm_options *vo,
 		 struct runner_summary *summary, struct kd_err *err);
+
+/*
+ * " --vm-clock instructions --vm-runs-per-boot 2 ...": the options that
+ * give vo again on kdelta run's command line, quoted for sh (those at
+ * their defaults left out; kernels are the caller's).
+ */
+void vm_options_args(const struct vm_options *vo, struct strbuf *out);
+
+/*
+ * The host a batch of vo stores its runs under (vm_host_name()), for the
+ * executors, which count the runs there: known without a boot when the
+ * accelerator is (--vm-accel given, TCG for the instruction clock or
+ * without a /dev/kvm to use, what the work directory remembers of a
+ * probe here); else, with probe, found by booting vo's first kernel
+ * under KVM as vm_batch_run() would; else *host is NULL.
+ */
+int vm_batch_host(struct job *const *jobs, size_t n_jobs,
+		  const struct runner_opts *o, const struct vm_options *vo,
+		  bool probe, char **host, struct kd_err *err);
 
 /*
  * The guest's host name, which its runs are stored under: this machine's,

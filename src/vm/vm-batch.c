@@ -64,6 +64,8 @@ struct boot_ctx {
 	size_t started_job;
 	bool running;
 	double run_start;
+	double boot_start;		/* QEMU's start, about */
+	bool first_run_seen;
 };
 
 static const struct vm_kernel *kernel_of(const struct batch *b, size_t c)
@@ -94,6 +96,7 @@ static int build_guests(struct batch *b, struct kd_err *err)
 	struct vm_guest_spec spec = {
 		.jobs = b->jobs, .n_jobs = b->n_jobs,
 		.files = b->vo->files, .n_files = b->vo->n_files,
+		.microvm = b->vo->clock == VM_CLOCK_INSTRUCTIONS,
 	};
 
 	b->guests = xcalloc(b->vo->n_kernels, sizeof(*b->guests));
@@ -220,32 +223,58 @@ static int probe_kvm(struct batch *b, bool *works, struct strbuf *why,
 	return ret;
 }
 
-/* KVM where it works (probed once per machine), TCG otherwise. */
+/*
+ * The accelerator when it is known without a boot: given, TCG for the
+ * instruction clock or without a /dev/kvm to use, or what the work
+ * directory remembers of a probe here; VM_ACCEL_AUTO when only a probe
+ * boot can tell.  *why: why KVM is not used, when it is remembered.
+ */
+static enum vm_accel known_accel(const struct batch *b, struct strbuf *why)
+{
+	char *key;
+	int cached;
+
+	if (b->vm.accel != VM_ACCEL_AUTO)
+		return b->vm.accel;
+	if (b->vm.clock == VM_CLOCK_INSTRUCTIONS || access("/dev/kvm", R_OK | W_OK))
+		return VM_ACCEL_TCG;
+	key = probe_key(b);
+	cached = probe_cached(b, key, why);
+	free(key);
+	return cached < 0 ? VM_ACCEL_AUTO : cached ? VM_ACCEL_KVM : VM_ACCEL_TCG;
+}
+
+/*
+ * KVM where it works (probed once per machine), TCG otherwise.  1: a
+ * signal stopped the probe.
+ */
 static int choose_accel(struct batch *b, struct kd_err *err)
 {
 	struct strbuf why = STRBUF_INIT;
+	enum vm_accel known = known_accel(b, &why);
 	bool works = false;
 	char *key;
-	int cached, ret = 0;
+	int ret = 0;
 
-	if (b->vm.accel != VM_ACCEL_AUTO)
+	if (b->vm.accel != VM_ACCEL_AUTO) {
+		strbuf_release(&why);
 		return 0;
-	if (b->vm.clock == VM_CLOCK_INSTRUCTIONS || access("/dev/kvm", R_OK | W_OK)) {
-		b->vm.accel = VM_ACCEL_TCG;
+	}
+	if (known != VM_ACCEL_AUTO) {
+		if (known == VM_ACCEL_TCG && why.len)
+			progress_notice(&b->progress, "KVM does not work here (%s, as %s/%s remembers); the guests run under QEMU's TCG",
+					why.buf, b->o->work_dir->path, KVM_PROBE_FILE);
+		b->vm.accel = known;
+		strbuf_release(&why);
 		return 0;
 	}
 	key = probe_key(b);
-	cached = probe_cached(b, key, &why);
-	if (cached < 0) {
-		progress_notice(&b->progress, "probing KVM: booting kernel %s under KVM (at most %.0f s; the answer is kept in %s/%s)",
-				kernel_of(b, 0)->label, KVM_PROBE_TIMEOUT,
-				b->o->work_dir->path, KVM_PROBE_FILE);
-		ret = probe_kvm(b, &works, &why, err);
-		if (ret == 0)
-			probe_remember(b, key, works, why.buf);
-	} else {
-		works = cached;
-	}
+	progress_notice(&b->progress, "probing KVM: booting kernel %s under KVM (at most %.0f s; the answer is kept in %s/%s)",
+			kernel_of(b, 0)->label, KVM_PROBE_TIMEOUT,
+			b->o->work_dir->path, KVM_PROBE_FILE);
+	ret = probe_kvm(b, &works, &why, err);
+	if (ret == 0)
+		probe_remember(b, key, works, why.buf);
 	if (ret == 0 && !works)
 		progress_notice(&b->progress, "KVM does not work here (%s); the guests run under QEMU's TCG",
 				why.buf);
@@ -406,11 +435,21 @@ static int boot_record(void *arg, const struct vm_record *r, struct kd_err *err)
 		if (vm_record_json(r, &json, err) < 0)
 			return -1;
 		job = json_integer_value(json_object_get(json, "job"));
-		json_decref(json);
-		if (job < 0 || (size_t)job >= x->b->n_jobs)
+		if (job < 0 || (size_t)job >= x->b->n_jobs) {
+			json_decref(json);
 			return kd_error(err, "the guest started a run nobody asked for");
+		}
 		x->started_job = (size_t)job;
 		x->running = true;
+		/* The boot's overhead, in the runs' record from here on. */
+		if (!x->first_run_seen) {
+			x->first_run_seen = true;
+			json_object_set_new(x->vm, "first_run",
+					    json_real(now_monotonic() - x->boot_start));
+			json_object_set(x->vm, "guest_first_run",
+					json_object_get(json, "uptime"));
+		}
+		json_decref(json);
 		x->run_start = now_monotonic();
 		run_title(x, (size_t)job, &title);
 		progress_begin(&x->b->progress, title.buf);
@@ -549,13 +588,13 @@ static int boot_in_workspace(struct boot_ctx *x, struct kd_err *err)
 	strbuf_addf(&title, "boot %u/%u of %s: booting", x->step->boot + 1,
 		    b->plan.boots_per_commit, k->label);
 	progress_begin(&b->progress, title.buf);
+	x->boot_start = now_monotonic();
 	ret = vm_boot(&c, &ev, &res, err);
 	strbuf_release(&title);
 	strbuf_release(&order);
 	free(qlog);
 	if (ret < 0) {
-		if (res.end == VM_BOOT_REFUSED)
-			vm_boot_result_release(&res);
+		vm_boot_result_release(&res);
 		return -1;
 	}
 	if (res.end == VM_BOOT_CANCELLED)
@@ -612,13 +651,29 @@ static void make_batch_id(struct batch *b)
 	snprintf(b->batch_id, sizeof(b->batch_id), "%08" PRIx32, (uint32_t)id);
 }
 
-static int prepare(struct batch *b, struct kd_err *err)
+/* This machine, QEMU, the guests' machine; the batch's workspace. */
+static int prepare_machine(struct batch *b, struct kd_err *err)
+{
+	if (machine_read(&b->host, err) < 0 || vm_qemu_find(&b->qemu, err) < 0)
+		return -1;
+	b->vm = (struct vm_machine){
+		.qemu = b->qemu, .accel = b->vo->accel, .clock = b->vo->clock,
+		.cpus = b->vo->cpus ? b->vo->cpus :
+			b->vo->clock == VM_CLOCK_INSTRUCTIONS ? 1 : VM_DEFAULT_CPUS,
+		.memory = guest_memory(b), .append = b->vo->append,
+	};
+	return workspace_create(b->o->work_dir, &b->ws, NULL, err);
+}
+
+/* The plan of boots, the progress, the batch's name. */
+static void prepare_plan(struct batch *b)
 {
 	unsigned *runs = xcalloc(b->n_jobs ? b->n_jobs : 1, sizeof(*runs));
 	size_t total = 0;
 
 	for (size_t j = 0; j < b->n_jobs; j++) {
 		runs[j] = job_runs(b->jobs[j], b->o->runs);
+		/* what its runs' job.yaml says: the batch's runs of the job */
 		b->jobs[j]->runs = runs[j];
 		total += runs[j];
 	}
@@ -630,17 +685,51 @@ static int prepare(struct batch *b, struct kd_err *err)
 	progress_init(&b->progress, b->o->log, b->o->live,
 		      total * b->vo->n_kernels);
 	make_batch_id(b);
-	if (machine_read(&b->host, err) < 0 || vm_qemu_find(&b->qemu, err) < 0)
-		return -1;
-	b->vm = (struct vm_machine){
-		.qemu = b->qemu, .accel = b->vo->accel, .clock = b->vo->clock,
-		.cpus = b->vo->cpus ? b->vo->cpus :
-			b->vo->clock == VM_CLOCK_INSTRUCTIONS ? 1 : VM_DEFAULT_CPUS,
-		.memory = guest_memory(b), .append = b->vo->append,
+}
+
+static void batch_release(struct batch *b)
+{
+	struct kd_err rerr;
+
+	if (b->ws.fd >= 0 && workspace_remove(&b->ws, &rerr) < 0)
+		progress_notice(&b->progress, "%s", rerr.msg);
+	for (size_t k = 0; b->guests && k < b->vo->n_kernels; k++)
+		vm_guest_release(&b->guests[k]);
+	free(b->guests);
+	free(b->stored);
+	free(b->qemu);
+	free(b->host_name);
+	boot_plan_release(&b->plan);
+	machine_release(&b->host);
+	progress_release(&b->progress);
+}
+
+int vm_batch_host(struct job *const *jobs, size_t n_jobs,
+		  const struct runner_opts *o, const struct vm_options *vo,
+		  bool probe, char **host, struct kd_err *err)
+{
+	struct batch b = {
+		.o = o, .vo = vo, .jobs = jobs, .n_jobs = n_jobs,
+		.ws = { .fd = -1, .state_fd = -1 },
 	};
-	if (workspace_create(b->o->work_dir, &b->ws, NULL, err) < 0)
-		return -1;
-	return 0;
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	*host = NULL;
+	progress_init(&b.progress, o->log, false, 0);
+	ret = prepare_machine(&b, err);
+	if (!ret && known_accel(&b, &why) != VM_ACCEL_AUTO)
+		b.vm.accel = known_accel(&b, &why);
+	if (!ret && b.vm.accel == VM_ACCEL_AUTO && probe && vo->n_kernels) {
+		ret = build_guests(&b, err);
+		if (!ret)
+			ret = choose_accel(&b, err);
+	}
+	if (!ret && b.vm.accel != VM_ACCEL_AUTO)
+		*host = vm_host_name(b.host.hostname, &b.vm);
+	strbuf_release(&why);
+	batch_release(&b);
+	return ret < 0 ? -1 : 0;
 }
 
 int vm_batch_run(struct job *const *jobs, size_t n_jobs,
@@ -651,11 +740,11 @@ int vm_batch_run(struct job *const *jobs, size_t n_jobs,
 		.o = o, .vo = vo, .jobs = jobs, .n_jobs = n_jobs,
 		.summary = summary, .ws = { .fd = -1, .state_fd = -1 },
 	};
-	struct kd_err rerr;
 	int ret;
 
 	memset(summary, 0, sizeof(*summary));
-	ret = prepare(&b, err);
+	prepare_plan(&b);
+	ret = prepare_machine(&b, err);
 	if (!ret)
 		ret = build_guests(&b, err);
 	if (!ret)
@@ -679,16 +768,33 @@ int vm_batch_run(struct job *const *jobs, size_t n_jobs,
 	}
 	if (ret < 0 && b.store_failed)
 		summary->store_failed = true;
-	if (b.ws.fd >= 0 && workspace_remove(&b.ws, &rerr) < 0)
-		progress_notice(&b.progress, "%s", rerr.msg);
-	for (size_t k = 0; b.guests && k < vo->n_kernels; k++)
-		vm_guest_release(&b.guests[k]);
-	free(b.guests);
-	free(b.stored);
-	free(b.qemu);
-	free(b.host_name);
-	boot_plan_release(&b.plan);
-	machine_release(&b.host);
-	progress_release(&b.progress);
+	batch_release(&b);
 	return ret;
+}
+
+void vm_options_args(const struct vm_options *vo, struct strbuf *out)
+{
+	if (vo->clock != VM_CLOCK_REAL)
+		strbuf_addf(out, " --vm-clock %s", vm_clock_names[vo->clock]);
+	if (vo->accel != VM_ACCEL_AUTO)
+		strbuf_addf(out, " --vm-accel %s", vm_accel_names[vo->accel]);
+	if (vo->runs_per_boot && vo->runs_per_boot != VM_DEFAULT_RUNS_PER_BOOT)
+		strbuf_addf(out, " --vm-runs-per-boot %u", vo->runs_per_boot);
+	if (vo->cpus)
+		strbuf_addf(out, " --vm-cpus %u", vo->cpus);
+	if (vo->memory)
+		strbuf_addf(out, " --vm-memory %lluM",
+			    (unsigned long long)(vo->memory >> 20));
+	if (vo->boot_timeout && vo->boot_timeout != VM_DEFAULT_BOOT_TIMEOUT)
+		strbuf_addf(out, " --vm-boot-timeout %.0fs", vo->boot_timeout);
+	if (vo->timeout && vo->timeout != VM_DEFAULT_TIMEOUT)
+		strbuf_addf(out, " --vm-timeout %.0fs", vo->timeout);
+	if (vo->append) {
+		strbuf_addstr(out, " --vm-append ");
+		shell_quote(out, vo->append);
+	}
+	for (size_t i = 0; i < vo->n_files; i++) {
+		strbuf_addstr(out, " --vm-file ");
+		shell_quote(out, vo->files[i]);
+	}
 }

@@ -392,11 +392,11 @@ static int add_skeleton(struct builder *b, struct kd_err *err)
  * The virtio transport of the channel: virtio-mmio on a microvm when the
  * kernel has it (probed in its modules: an image alone gets q35's PCI).
  */
-static int add_transport(struct builder *b, struct kd_err *err)
+static int add_transport(struct builder *b, bool microvm, struct kd_err *err)
 {
 	enum vm_module_found found = VM_MODULE_MISSING;
 
-	if (b->modules &&
+	if (microvm && b->modules &&
 	    vm_modules_need(b->modules, "virtio_mmio", &b->boot, &found, err) < 0)
 		return kd_error_prefix(err, "kernel %s", b->k->label);
 	b->g->microvm = found != VM_MODULE_MISSING && b->modules;
@@ -407,21 +407,14 @@ static int add_transport(struct builder *b, struct kd_err *err)
 			   err);
 }
 
-static int build(struct builder *b, const struct vm_guest_spec *spec,
-		 struct kd_err *err)
+static int build_from(struct builder *b, const struct vm_guest_spec *spec,
+		      const char *self, struct kd_err *err)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n <= 0)
-		return kd_error(err, "cannot find kdelta's own program: /proc/self/exe: %s",
-				strerror(errno));
-	self[n] = '\0';
 	if (add_skeleton(b, err) < 0 ||
 	    cpio_add_file(&b->cpio, "init", 0755, self, err) < 0 ||
 	    add_libraries(b, self, err) < 0)
 		return -1;
-	if (add_transport(b, err) < 0 ||
+	if (add_transport(b, spec->microvm, err) < 0 ||
 	    need_module(b, &b->boot, "virtio_console",
 			"the guest's channel needs CONFIG_VIRTIO_CONSOLE", err) < 0)
 		return -1;
@@ -439,6 +432,20 @@ static int build(struct builder *b, const struct vm_guest_spec *spec,
 			return kd_error_prefix(err, "--vm-file %s", spec->files[i]);
 	}
 	return add_config(b, spec, err);
+}
+
+static int build(struct builder *b, const struct vm_guest_spec *spec,
+		 struct kd_err *err)
+{
+	/*
+	 * This very kdelta, by its /proc entry: the program file may have
+	 * been replaced (a rebuild) or removed since it started.
+	 */
+	char *self = xasprintf("/proc/%ld/exe", (long)getpid());
+	int ret = build_from(b, spec, self, err);
+
+	free(self);
+	return ret;
 }
 
 int vm_guest_build(const struct vm_kernel *k, const struct vm_guest_spec *spec,
