@@ -44,10 +44,10 @@ expect_error 2 "kdelta run: kernel bad: $T/garbage: not a Linux kernel image (no
 	run --kernel "bad=$T/garbage"
 
 # An image cut short boots nowhere (its decompressor fails, and the
-# machine resets); the cloud kernel beside it boots.
+# machine resets: no timeout needed); the cloud kernel beside it boots,
+# within the default boot timeout, however busy the machine.
 head -c 2000000 "$CLOUD"/boot/vmlinuz-* >"$T/cut"
-run --kernel "cut=$T/cut" --kernel "cloud=$CLOUD" --vm-boot-timeout 20s \
-	>"$T/out" 2>"$T/err"
+run --kernel "cut=$T/cut" --kernel "cloud=$CLOUD" >"$T/out" 2>"$T/err"
 status=$?
 [ "$status" = 1 ] || fail "a kernel that does not boot: exit status $status, want 1"
 want="failed: did not boot: "
