@@ -11,7 +11,8 @@
 #   bench/vm-bars.sh leftovers [BOOTS] [KILLS]   BOOTS boots (default 20),
 #       KILLS of them (default 5) cut by kill -9 of kdelta while the guest
 #       runs; then one more kdelta run cleans up, and nothing of them may
-#       be left: no QEMU, no workspace, no import, no mount.
+#       be left: no QEMU, no workspace, no import, no mount, no loop
+#       device, no temporary file ($TMPDIR), no cgroup of a workspace.
 #   bench/vm-bars.sh compare real|instructions [BOOTS]   seed 002's
 #       creat-clo job and seed 001's punch jobs on the cloud and the rt
 #       kernel, BOOTS boots each (default 3), interleaved, one run of each
@@ -20,18 +21,21 @@
 #       emulated, and a busy machine is their noise.
 #
 # Options before the command: -B BUILD_DIR (default build), -k keeps the
-# results and the work directory and prints where.  As root (the guests'
+# results and the work directory and prints where, -c runs beside other
+# kdelta runs of the machine (--concurrent) instead of waiting for its run
+# lock: the instruction clock does not mind them; real time does.  As root (the guests'
 # runs are root's; the store and work directory are a temporary one).
 # Exit status 0 when the measure was made (and, for leftovers, nothing
 # was left), 1 when leftovers found something, 2 when it cannot run.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-build=build keep=
-while getopts B:k opt; do
+build=build keep= concurrent=()
+while getopts B:kc opt; do
 	case $opt in
 	B) build=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: bench/vm-bars.sh [-B BUILD_DIR] [-k] overhead|leftovers|compare ..." >&2; exit 2 ;;
+	c) concurrent=(--concurrent) ;;
+	*) echo "usage: bench/vm-bars.sh [-B BUILD_DIR] [-k] [-c] overhead|leftovers|compare ..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -67,7 +71,8 @@ aim9:
 JOB
 	echo "== $boots boots of the cloud kernel under TCG, real clock: QEMU's start to the first run"
 	"$kdelta" run "$T/creat.yaml" --kernel "cloud=$CLOUD" --runs "$boots" \
-		--vm-accel tcg --result-root "$root" --work-dir "$work" 2>"$T/err" ||
+		--vm-accel tcg --result-root "$root" --work-dir "$work" \
+		"${concurrent[@]}" 2>"$T/err" ||
 		{ tail -n 5 "$T/err" >&2; return 1; }
 	python3 - "$root" <<'PY'
 import glob, re, sys
@@ -97,8 +102,13 @@ exec:
   argv: [/bin/echo, "answer: 42"]
 JOB
 	echo "== $boots boots, $kills of them cut by kill -9 of kdelta"
+	# The workspaces' names (their cgroups' too) as they come and go, and
+	# kdelta's temporary files in a directory of their own.
+	mkdir -p "$work" "$T/tmp"
+	while :; do ls "$work"; sleep 0.3; done 2>/dev/null >"$T/names" &
+	sampler=$!
 	for i in $(seq "$boots"); do
-		"$kdelta" run "$T/echo.yaml" --kernel "cloud=$CLOUD" \
+		TMPDIR=$T/tmp "$kdelta" run "$T/echo.yaml" --kernel "cloud=$CLOUD" \
 			--vm-clock instructions --result-root "$root" \
 			--work-dir "$work" --concurrent >"$T/out" 2>"$T/err" &
 		pid=$!
@@ -114,13 +124,23 @@ JOB
 		wait "$pid" 2>/dev/null
 	done
 	# Whatever kdelta runs next with the work directory cleans up.
-	"$kdelta" run "$T/echo.yaml" --commits here --result-root "$T/here" \
+	TMPDIR=$T/tmp "$kdelta" run "$T/echo.yaml" --commits here --result-root "$T/here" \
 		--work-dir "$work" --concurrent 2>&1 | grep 'cleaned up' | sed 's/^/  /'
 	sleep 2
 	if pgrep -af "$work/"; then echo "  LEFT: processes"; left=1; fi
 	if ls "$work" | grep '^kdelta-run\.'; then echo "  LEFT: workspaces"; left=1; fi
 	if find "$root" -name '.import.*' | grep .; then echo "  LEFT: imports"; left=1; fi
+	kill "$sampler"
+	wait "$sampler" 2>/dev/null
 	if grep -F "$T" /proc/mounts; then echo "  LEFT: mounts"; left=1; fi
+	if losetup -a | grep -F "$T"; then echo "  LEFT: loop devices"; left=1; fi
+	if ls -A "$T/tmp" | grep .; then echo "  LEFT: temporary files"; left=1; fi
+	for name in $(grep '^kdelta-run\.' "$T/names" | sort -u); do
+		if find /sys/fs/cgroup -maxdepth 6 -type d -name "$name" | grep .; then
+			echo "  LEFT: cgroups"; left=1
+		fi
+	done
+	echo "  workspaces seen (each with its cgroup): $(grep -c '^kdelta-run\.' <(sort -u "$T/names"))"
 	echo "  runs stored: $(find "$root" -name complete | wc -l) ($(grep -l '^ok$' $(find "$root" -name complete) | wc -l) ok)"
 	[ "$left" = 0 ] && echo "  nothing left behind"
 	return "$left"
@@ -132,7 +152,7 @@ compare() {
 	echo "== seed 002's creat-clo and seed 001's punch jobs, cloud against rt, $boots boots each, --vm-clock $clock"
 	"$kdelta" run jobs/seed-002-creat-clo-tmpfs.yaml jobs/seed-001-punch.yaml \
 		--kernel "cloud=$CLOUD" --kernel "rt=$RT" --runs "$boots" \
-		--vm-clock "$clock" "${extra[@]}" --seed 19 \
+		--vm-clock "$clock" "${extra[@]}" --seed 19 "${concurrent[@]}" \
 		--result-root "$root" --work-dir "$work" 2>"$T/err" ||
 		{ tail -n 5 "$T/err" >&2; return 1; }
 	"$kdelta" compare --result-root "$root" cloud rt
@@ -145,5 +165,5 @@ case ${1:-} in
 overhead) shift; overhead "$@" ;;
 leftovers) shift; leftovers "$@" ;;
 compare) shift; compare "$@" ;;
-*) echo "usage: bench/vm-bars.sh [-B BUILD_DIR] [-k] overhead [BOOTS] | leftovers [BOOTS] [KILLS] | compare real|instructions [BOOTS]" >&2; exit 2 ;;
+*) echo "usage: bench/vm-bars.sh [-B BUILD_DIR] [-k] [-c] overhead [BOOTS] | leftovers [BOOTS] [KILLS] | compare real|instructions [BOOTS]" >&2; exit 2 ;;
 esac
