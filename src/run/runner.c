@@ -31,70 +31,13 @@
 #include "kdelta/workload.h"
 #include "version.h"
 
-/* The batch: what every run shares. */
-struct batch {
-	const struct runner_opts *opts;
-	struct job *const *jobs;
-	size_t n_jobs;
-	struct machine machine;
-	struct run_plan plan;
-	struct run_decider *decider;	/* --until-decided, else NULL */
-	bool *more;			/* the jobs of the latest round */
-	struct progress progress;
-	struct strbuf noticed;	/* "\n<name>\n" of monitors already noticed */
-	bool no_cgroup_noticed;
-	struct runner_summary *summary;
-	char batch_id[17];		/* kdelta.batch: 16 hex digits */
-};
-
-/* One run: what its steps pass each other. */
-struct run {
-	struct batch *b;
-	const struct job *job;
-	const struct run_step *step;
-	unsigned runs;			/* of this job and commit */
-	const char *commit;
-	const struct workload *wl;
-	const char *prefix;
-	char *commit_dir;		/* NULL for a warmup */
-	char *run_dir;
-	unsigned number;
-	struct workspace ws;		/* ws.fd < 0: none */
-	struct fs_mount *mount;
-	struct cpufreq_saved cpufreq;	/* the governors to put back */
-	struct monitor_session *monitors;
-	struct jnode *record;
-	struct jnode *kdelta;		/* record's "kdelta" map */
-	struct jnode *not_applied;	/* its "not_applied" map, or NULL */
-	struct strbuf failure;		/* empty while the run is ok */
-	bool interrupted;
-	double start;
-};
+#include "runner-private.h"
 
 static bool interrupted(struct run *r)
 {
 	if (!r->interrupted && proc_caught_signal(r->b->opts->cancel_fd))
 		r->interrupted = true;
 	return r->interrupted;
-}
-
-static void run_fail(struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void run_fail(struct run *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->failure.len)
-		return;		/* the first failure is the reason */
-	va_start(ap, fmt);
-	strbuf_vaddf(&r->failure, fmt, ap);
-	va_end(ap);
-}
-
-static void set_scalar(struct jnode *map, const char *key, const char *value)
-{
-	jnode_set(map, key, jnode_new_scalar(value));
 }
 
 static void set_number(struct jnode *map, const char *key, const char *fmt,
@@ -238,101 +181,6 @@ static void run_setup_hook(struct run *r)
 	free(log);
 	free(env_commit);
 	free(command);
-}
-
-/*
- * A list of a map's keys.  job.h has no list constructor; a list is a
- * JNODE_LIST node owning a malloc'ed array of nodes, which jnode_free()
- * releases.
- */
-static struct jnode *key_list(const struct jnode *map)
-{
-	struct jnode *list = xcalloc(1, sizeof(*list));
-
-	list->kind = JNODE_LIST;
-	list->n = map->n;
-	list->values = xcalloc(map->n ? map->n : 1, sizeof(*list->values));
-	for (size_t i = 0; i < map->n; i++)
-		list->values[i] = jnode_new_scalar(map->keys[i]);
-	return list;
-}
-
-/* Notes unavailable monitors in the record; a notice once per batch. */
-static void note_unavailable(struct run *r)
-{
-	struct strbuf lines = STRBUF_INIT, key = STRBUF_INIT;
-	struct jnode *reasons = jnode_new_map();
-	char *line, *save = NULL;
-
-	monitor_session_unavailable(r->monitors, &lines);
-	for (line = strtok_r(lines.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':');
-		const char *reason = colon ? colon + 1 : "";
-
-		if (colon)
-			*colon = '\0';
-		while (*reason == ' ')
-			reason++;
-		set_scalar(reasons, line, reason);
-		strbuf_reset(&key);
-		strbuf_addf(&key, "\n%s\n", line);
-		if (!strstr(r->b->noticed.buf, key.buf)) {
-			progress_notice(&r->b->progress, "%s unavailable: %s",
-					line, reason);
-			strbuf_addf(&r->b->noticed, "%s\n", line);
-		}
-	}
-	jnode_set(r->kdelta, "unavailable_monitors", key_list(reasons));
-	jnode_set(r->kdelta, "unavailable_reasons", reasons);
-	strbuf_release(&key);
-	strbuf_release(&lines);
-}
-
-/*
- * "<key> <value> not applied: <why>", once per batch and key; recorded in
- * the run's kdelta.not_applied either way.
- */
-static void note_not_applied(struct run *r, const char *key, const char *why)
-{
-	char *mark = xasprintf("\nparameter %s\n", key);
-
-	if (!r->not_applied) {
-		r->not_applied = jnode_new_map();
-		jnode_set(r->kdelta, "not_applied", r->not_applied);
-	}
-	set_scalar(r->not_applied, key, why);
-	if (!strstr(r->b->noticed.buf, mark)) {
-		progress_notice(&r->b->progress, "%s %s not applied: %s", key,
-				jnode_str(r->job->root, key), why);
-		strbuf_addstr(&r->b->noticed, mark + 1);
-	}
-	free(mark);
-}
-
-/*
- * What the job asks of the machine: the cpufreq governor set, and a note
- * for each of LKP's parameters that kdelta records but does not apply.
- */
-static void run_machine_settings(struct run *r)
-{
-	const char *governor = jnode_str(r->job->root, "cpufreq_governor");
-	const struct param_spec *p;
-	struct kd_err err;
-
-	for (p = job_common_section.params; p->name; p++)
-		if (p->not_applied && jnode_get(r->job->root, p->name))
-			note_not_applied(r, p->name, p->not_applied);
-	if (!governor || !*governor)
-		return;
-	switch (cpufreq_set(CPUFREQ_ROOT, governor, &r->cpufreq, &err)) {
-	case 1:
-		note_not_applied(r, "cpufreq_governor", err.msg);
-		break;
-	case -1:
-		run_fail(r, "%s", err.msg);
-		break;
-	}
 }
 
 /* The file system and the monitors; the caller cleans up either way. */
