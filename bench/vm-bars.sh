@@ -104,7 +104,7 @@ JOB
 	echo "== $boots boots, $kills of them cut by kill -9 of kdelta"
 	# The workspaces' names (their cgroups' too) as they come and go, and
 	# kdelta's temporary files in a directory of their own.
-	mkdir -p "$work" "$T/tmp"
+	mkdir -p -m 700 "$work" "$T/tmp"
 	while :; do ls "$work"; sleep 0.3; done 2>/dev/null >"$T/names" &
 	sampler=$!
 	for i in $(seq "$boots"); do
