@@ -10,6 +10,7 @@
 #include "kdelta/key-result.h"
 #include "kdelta/metric-rules.h"
 #include "kdelta/run-record.h"
+#include "kdelta/schema.h"
 #include "kdelta/stats.h"
 #include "kdelta/strbuf.h"
 
@@ -233,10 +234,10 @@ struct compare_options {
 void compare_options_init(struct compare_options *opt);
 
 /*
- * The defaults, for every command that decides comparisons: --test welch,
- * --fdr and --min-change as above, --all off.
+ * The one reading of --min-change (compare, report, plot, run, bisect) and
+ * of the robot's min-change: a percentage from 0 (param_number()).
  */
-void compare_options_init(struct compare_options *opt);
+extern const struct param_spec compare_min_change_param;
 
 /*
  * Fills every cell's summary, change, test, q-value and verdict (with the

@@ -25,6 +25,7 @@ enum param_type {
 	PARAM_CHOICE,	/* one of param_spec.choices */
 	PARAM_LIST,	/* a list taken whole (never expanded): an argv, ... */
 	PARAM_MAP,	/* a mapping taken whole; validated by its owner */
+	PARAM_PERCENT,	/* a percentage: 1, 2.5, -0.5, 10% */
 };
 
 struct param_spec {
@@ -46,8 +47,9 @@ struct param_spec {
 	 */
 	bool choice_not_built_in;
 	/*
-	 * Inclusive bounds of a PARAM_INT, PARAM_SIZE or PARAM_DURATION, as
-	 * written in YAML ("1", "64M", "1ms"); NULL: unbounded.
+	 * Inclusive bounds of a PARAM_INT, PARAM_SIZE, PARAM_DURATION or
+	 * PARAM_PERCENT, as written in YAML ("1", "64M", "1ms"); NULL:
+	 * unbounded.
 	 */
 	const char *min, *max;
 	/* A check beyond type and bounds (a format); 0 or -1 with err set. */
@@ -119,12 +121,20 @@ int parse_size(const char *s, uint64_t *out, struct kd_err *err);
 int parse_duration(const char *s, double *out, struct kd_err *err);
 int parse_bool(const char *s, bool *out, struct kd_err *err);
 int parse_int(const char *s, int64_t *out, struct kd_err *err);
+int parse_percent(const char *s, double *out, struct kd_err *err);
 /*
  * Validates a scalar against a spec (any scalar type): its type, its
  * bounds, and its check.
  */
 int param_check(const struct param_spec *spec, const char *value,
 		struct kd_err *err);
+/*
+ * A number of a scalar spec (integer, size, duration in seconds,
+ * percentage), checked as param_check() does: how command-line options
+ * and the robot's configuration read the values they share with a spec.
+ */
+int param_number(const struct param_spec *spec, const char *value,
+		 double *out, struct kd_err *err);
 const char *param_type_name(enum param_type type);
 
 const struct param_spec *param_find(const struct param_spec *params,

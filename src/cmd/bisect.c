@@ -3,7 +3,6 @@
  * kdelta bisect: the command line, the output and the exit status around
  * bisect_run() (src/bisect/bisect.c).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -127,15 +126,12 @@ static int parse_count(const char *opt, const char *arg, long min, long *out)
 	return 0;
 }
 
-static int parse_percent(const char *opt, const char *arg, double *out)
+static int parse_min_change(const char *arg, double *out)
 {
-	char *end;
+	struct kd_err err;
 
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || !(*out >= 0 && *out <= 1e6))
-		return usage_error("%s expects a percentage from 0 to 1e6, not '%s'",
-				   opt, arg);
+	if (param_number(&compare_min_change_param, arg, out, &err) < 0)
+		return usage_error("--min-change: %s", err.msg);
 	return 0;
 }
 
@@ -153,7 +149,7 @@ static int take_option(struct bisect_args *a, int c, const char *arg)
 	case 'o': a->report = arg; break;
 	case 'n': return parse_count("--runs", arg, 2, &a->runs);
 	case 'M': return parse_count("--max-runs", arg, 2, &a->max_runs);
-	case 'c': return parse_percent("--min-change", arg, &a->o.min_change);
+	case 'c': return parse_min_change(arg, &a->o.min_change);
 	}
 	return 0;
 }

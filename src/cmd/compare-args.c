@@ -85,8 +85,9 @@ static int take_value(struct compare_args *a, const char *name,
 	} else if (!strcmp(name, "--fdr")) {
 		return parse_number(name, value, 0, 0.5, &a->q.opt.fdr, err);
 	} else if (!strcmp(name, "--min-change")) {
-		return parse_number(name, value, 0, 1e6, &a->q.opt.min_change,
-				    err);
+		if (param_number(&compare_min_change_param, value,
+				 &a->q.opt.min_change, err) < 0)
+			return kd_error_prefix(err, "%s", name);
 	} else if (!strcmp(name, "--commit")) {
 		push_arg(&a->q.commits, &a->q.ncommits, &a->commits_alloc, value);
 	} else if (!strcmp(name, "--metric")) {

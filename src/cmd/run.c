@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -187,13 +186,10 @@ static int parse_seed(const char *arg, uint64_t *out)
 
 static int parse_change(const char *arg, double *out)
 {
-	char *end;
+	struct kd_err err;
 
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || !(*out > 0 && *out <= 1e6)) {
-		cmd_error("run", "--min-change expects a percentage above 0, not '%s'",
-			arg);
+	if (param_number(&compare_min_change_param, arg, out, &err) < 0) {
+		cmd_error("run", "--min-change: %s", err.msg);
 		return -1;
 	}
 	return 0;

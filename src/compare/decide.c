@@ -842,6 +842,12 @@ void compare_decide(struct comparison *cmp, const struct compare_options *opt)
 	sort_rows(cmp);
 }
 
+const struct param_spec compare_min_change_param = {
+	.name = "min-change", .type = PARAM_PERCENT, .min = "0",
+	.max = "1000000",
+	.help = "the smallest change of a workload result worth reporting",
+};
+
 void compare_options_init(struct compare_options *opt)
 {
 	*opt = (struct compare_options){

@@ -126,6 +126,20 @@ int parse_int(const char *s, int64_t *out, struct kd_err *err)
 	return 0;
 }
 
+int parse_percent(const char *s, double *out, struct kd_err *err)
+{
+	const char *p = s + (s[0] == '-');
+	size_t n = digits(p);
+
+	if (n && p[n] == '.' && isdigit((unsigned char)p[n + 1]))
+		n += 1 + digits(p + n + 1);
+	if (!n || (p[n] && strcmp(p + n, "%")) || n > 32)
+		return kd_error(err, "expected a percentage like 1, 2.5 or 10%%, got '%s'",
+				s);
+	*out = strtod(s, NULL);
+	return 0;
+}
+
 static int check_choice(const struct param_spec *spec, const char *value,
 			struct kd_err *err)
 {
@@ -154,7 +168,7 @@ static int check_choice(const struct param_spec *spec, const char *value,
  */
 static int bounded_value(enum param_type type, const char *s, long double *out)
 {
-	union { uint64_t size; double duration; int64_t i; } v;
+	union { uint64_t size; double real; int64_t i; } v;
 
 	switch (type) {
 	case PARAM_INT:
@@ -168,9 +182,14 @@ static int bounded_value(enum param_type type, const char *s, long double *out)
 		*out = v.size;
 		return 0;
 	case PARAM_DURATION:
-		if (parse_duration(s, &v.duration, NULL))
+		if (parse_duration(s, &v.real, NULL))
 			return -1;
-		*out = v.duration;
+		*out = v.real;
+		return 0;
+	case PARAM_PERCENT:
+		if (parse_percent(s, &v.real, NULL))
+			return -1;
+		*out = v.real;
 		return 0;
 	default:
 		return -1;
@@ -199,7 +218,7 @@ static int check_bounds(const struct param_spec *spec, const char *value,
 static int check_type(const struct param_spec *spec, const char *value,
 		      struct kd_err *err)
 {
-	union { uint64_t size; double duration; bool yes; int64_t i; } v;
+	union { uint64_t size; double real; bool yes; int64_t i; } v;
 
 	switch (spec->type) {
 	case PARAM_STRING:
@@ -209,7 +228,9 @@ static int check_type(const struct param_spec *spec, const char *value,
 	case PARAM_SIZE:
 		return parse_size(value, &v.size, err);
 	case PARAM_DURATION:
-		return parse_duration(value, &v.duration, err);
+		return parse_duration(value, &v.real, err);
+	case PARAM_PERCENT:
+		return parse_percent(value, &v.real, err);
 	case PARAM_BOOL:
 		return parse_bool(value, &v.yes, err);
 	case PARAM_CHOICE:
@@ -230,6 +251,20 @@ int param_check(const struct param_spec *spec, const char *value,
 	return spec->check ? spec->check(value, err) : 0;
 }
 
+int param_number(const struct param_spec *spec, const char *value,
+		 double *out, struct kd_err *err)
+{
+	long double x;
+
+	if (param_check(spec, value, err) < 0)
+		return -1;
+	if (bounded_value(spec->type, value, &x) < 0)
+		return kd_error(err, "'%s' is not a number of a %s", value,
+				param_type_name(spec->type));
+	*out = (double)x;
+	return 0;
+}
+
 const char *param_type_name(enum param_type type)
 {
 	static const char *const names[] = {
@@ -241,6 +276,7 @@ const char *param_type_name(enum param_type type)
 		[PARAM_CHOICE] = "choice",
 		[PARAM_LIST] = "list",
 		[PARAM_MAP] = "mapping",
+		[PARAM_PERCENT] = "percentage",
 	};
 
 	if ((size_t)type < ARRAY_SIZE(names) && names[type])

@@ -5,7 +5,6 @@
  * checked in full at load, the repository and its branches included, so
  * that a mistake shows when the robot starts, not hours later.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,7 +428,6 @@ static int numbers(const struct loader *ld, const struct jnode *root)
 	struct robot_config *cfg = ld->cfg;
 	const struct jnode *v;
 	struct kd_err e;
-	char *end;
 
 	if ((v = jnode_get(root, "runs")) && count_value(ld, v, "runs", &cfg->runs) < 0)
 		return -1;
@@ -445,11 +443,9 @@ static int numbers(const struct loader *ld, const struct jnode *root)
 	if ((v = jnode_get(root, "min-change"))) {
 		if (!scalar(ld, v, "min-change"))
 			return -1;
-		cfg->min_change = strtod(v->scalar, &end);
-		if (!*v->scalar || *end || !isfinite(cfg->min_change) ||
-		    cfg->min_change < 0)
-			return node_error(ld, v, "min-change: expected a percentage like 1 or 2.5, got '%s'",
-					  v->scalar);
+		if (param_number(&compare_min_change_param, v->scalar,
+				 &cfg->min_change, &e) < 0)
+			return node_error(ld, v, "min-change: %s", e.msg);
 	}
 	if ((v = jnode_get(root, "interval")) &&
 	    (!scalar(ld, v, "interval") ||

@@ -83,7 +83,8 @@ KDELTA_RESULT_ROOT=$T/empty expect_error 2 "kdelta compare: $T/empty: the result
 expect_error 2 "kdelta compare: --test: expected welch, mwu or lkp, got 'student'" cmp_ --test student v1 v2
 expect_error 2 "kdelta compare: --format: expected lkp, mmtests, json or csv, got 'xml'" cmp_ --format=xml v1 v2
 expect_error 2 "kdelta compare: --fdr: expected a number from 0 to 0.5, got '5%'" cmp_ --fdr 5% v1 v2
-expect_error 2 "kdelta compare: --min-change: expected a number from 0 to 1e+06, got '-1'" cmp_ --min-change -1 v1 v2
+expect_error 2 "kdelta compare: --min-change: expected at least 0, got '-1'" cmp_ --min-change -1 v1 v2
+expect_error 2 "kdelta compare: --min-change: expected at most 1000000, got '2000000'" cmp_ --min-change 2000000 v1 v2
 expect_error 2 "kdelta compare: unknown option '--frob'; see 'kdelta compare --help'" cmp_ --frob v1 v2
 expect_error 2 "kdelta compare: option '--all' takes no value; see 'kdelta compare --help'" cmp_ --all=yes v1 v2
 expect_error 2 "kdelta compare: option '--explain' needs a value; see 'kdelta compare --help'" cmp_ v1 v2 --explain

@@ -91,6 +91,37 @@ static void test_duration(void)
 	}
 }
 
+static void test_percent(void)
+{
+	static const struct { const char *s; double want; } good[] = {
+		{ "1", 1 }, { "2.5", 2.5 }, { "10%", 10 }, { "0", 0 },
+		{ "-0.5", -0.5 }, { "1000000", 1e6 },
+	};
+	static const char *const bad[] = {
+		"1e3", "x", "", "1.", ".5", "5%%", "inf", "nan", "0x10", "1 ",
+	};
+	const struct param_spec spec = { .name = "min-change",
+					 .type = PARAM_PERCENT, .min = "0",
+					 .max = "1000000" };
+	struct kd_err err = { "" };
+	double got = -1;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		CHECK(parse_percent(good[i].s, &got, NULL) == 0);
+		CHECK_NEAR(got, good[i].want, 1e-12);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(parse_percent(bad[i], &got, &err) == -1);
+	CHECK_STR(err.msg, "expected a percentage like 1, 2.5 or 10%, got '1 '");
+	/* The one reading of the options: the type, then the bounds. */
+	CHECK(param_number(&spec, "2.5%", &got, &err) == 0);
+	CHECK_NEAR(got, 2.5, 1e-12);
+	CHECK(param_number(&spec, "-1", &got, &err) == -1);
+	CHECK_STR(err.msg, "expected at least 0, got '-1'");
+	CHECK(param_number(&spec, "1000000.5", &got, &err) == -1);
+	CHECK_STR(err.msg, "expected at most 1000000, got '1000000.5'");
+}
+
 static void test_bool_int(void)
 {
 	struct kd_err err = { "" };
@@ -189,6 +220,7 @@ int main(void)
 {
 	test_size();
 	test_duration();
+	test_percent();
 	test_bool_int();
 	test_param_check();
 	test_declared_constraints();

@@ -76,6 +76,9 @@ expect_error 2 "kdelta run: --min-change goes with --until-decided" \
 	"$KDELTA" run "$T/job.yaml" --commits a,b --min-change 2
 expect_error 2 "kdelta run: --max-runs 3 is less than --runs 4" \
 	"$KDELTA" run "$T/job.yaml" --commits a,b --runs 4 --until-decided --max-runs 3
-expect_error 2 "kdelta run: --min-change expects a percentage above 0, not '0'" \
-	"$KDELTA" run "$T/job.yaml" --commits a,b --until-decided --min-change 0
+# One reading of --min-change for every command (and the robot's config).
+expect_error 2 "kdelta run: --min-change: expected at least 0, got '-1'" \
+	"$KDELTA" run "$T/job.yaml" --commits a,b --until-decided --min-change -1
+expect_error 2 "kdelta run: --min-change: expected a percentage like 1, 2.5 or 10%, got '1e3'" \
+	"$KDELTA" run "$T/job.yaml" --commits a,b --until-decided --min-change 1e3
 finish

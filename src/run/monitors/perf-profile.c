@@ -198,7 +198,7 @@ static void add_function(struct strbuf *out, const char *name, size_t len)
 	}
 }
 
-static bool parse_percent(const char *word, size_t len, double *out)
+static bool perf_percent(const char *word, size_t len, double *out)
 {
 	return len > 1 && word[len - 1] == '%' &&
 	       sampled_parse_number(word, len - 1, out);
@@ -219,8 +219,8 @@ static bool parse_entry(const char *line, size_t len, struct percents *p,
 	while (n < 7 && next_word(&pos, end, &w[n], &l[n]))
 		n++;
 	if ((n != 5 && n != 7) || next_word(&pos, end, &w[0], &l[0]) ||
-	    !parse_percent(w[0], l[0], &children) ||
-	    !parse_percent(w[1], l[1], &self))
+	    !perf_percent(w[0], l[0], &children) ||
+	    !perf_percent(w[1], l[1], &self))
 		return false;
 	strbuf_reset(name);
 	strbuf_addstr(name, "children.cycles-pp.");
@@ -244,7 +244,7 @@ static bool parse_chain(const char *line, size_t len, struct percents *p,
 	if (!next_word(&pos, end, &pct, &pct_len) ||
 	    !next_word(&pos, end, &chain, &chain_len) ||
 	    next_word(&pos, end, &extra, &extra_len) ||
-	    !parse_percent(pct, pct_len, &percent))
+	    !perf_percent(pct, pct_len, &percent))
 		return false;
 	strbuf_reset(name);
 	strbuf_addstr(name, "calltrace.cycles-pp");
