@@ -128,10 +128,11 @@ struct bisect_result {
  * detached commit) it was on.  A bisection that kdelta left behind (killed)
  * is reset first.  Returns -1 on errors (a git command, the store, a build
  * or run of good or bad that fails); usage problems (not a repository,
- * uncommitted changes, a bad revision) are errors too, with *usage set.
+ * uncommitted changes, a bad revision) are errors too, of the kind
+ * KD_EXIT_USAGE (kd_err_status()).
  */
 int bisect_run(const struct bisect_opts *opts, struct bisect_result *res,
-	       bool *usage, struct kd_err *err);
+	       struct kd_err *err);
 void bisect_result_release(struct bisect_result *res);
 
 /*

@@ -33,22 +33,6 @@ static inline char printable_char(char c)
 /* s with each control character made a blank, in place. */
 void make_printable(char *s);
 
-struct kd_err {
-	char msg[2048];
-};
-
-/*
- * Formats msg into err (if err is not NULL) and returns -1.  The message is
- * one line: control characters become blanks (make_printable()), a final
- * line break is dropped.
- */
-int kd_error(struct kd_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Prefixes what err already says: "prefix: old message".  Returns -1. */
-int kd_error_prefix(struct kd_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Exit statuses, documented in kdelta(1). */
 enum {
 	KD_EXIT_OK = 0,
@@ -64,5 +48,39 @@ enum {
 				 * a usable run, a result missing */
 	KD_EXIT_BUSY = 8,	/* run --no-wait: another run holds the lock */
 };
+
+struct kd_err {
+	char msg[2048];
+	/*
+	 * The kind of error, as the exit status it calls for: KD_EXIT_USAGE
+	 * (the user's input is wrong: an option, a repository in the middle
+	 * of a git bisect), KD_EXIT_WRITE (the store or the work directory
+	 * could not be written); 0 when the code that failed did not say,
+	 * and the command chooses (kd_err_status()).  kd_error() clears it,
+	 * kd_error_prefix() keeps it, kd_err_kind() sets it.
+	 */
+	int status;
+};
+
+/* Says which kind of error err holds (see struct kd_err).  Returns -1. */
+int kd_err_kind(struct kd_err *err, int status);
+
+/* The exit status err calls for, or otherwise when it did not say. */
+static inline int kd_err_status(const struct kd_err *err, int otherwise)
+{
+	return err->status ? err->status : otherwise;
+}
+
+/*
+ * Formats msg into err (if err is not NULL) and returns -1.  The message is
+ * one line: control characters become blanks (make_printable()), a final
+ * line break is dropped.
+ */
+int kd_error(struct kd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Prefixes what err already says: "prefix: old message".  Returns -1. */
+int kd_error_prefix(struct kd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

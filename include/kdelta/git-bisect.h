@@ -55,11 +55,10 @@ struct git_bisect {
  * of somebody else's in progress (one that kdelta left behind, killed, is
  * reset, with a line to log).  Writes kdelta's marker, which says where
  * HEAD was.  Usage problems (no such directory, not a repository, a bad
- * revision, changes) set *usage.
+ * revision, changes) are errors of the kind KD_EXIT_USAGE (kd_err_kind()).
  */
 int git_bisect_open(struct git_bisect *gb, const char *repo, const char *good,
-		    const char *bad, FILE *log, bool *usage,
-		    struct kd_err *err);
+		    const char *bad, FILE *log, struct kd_err *err);
 /*
  * "git bisect start bad good" (after "git bisect reset" when a bisection
  * is under way: a search may start anew with another bad commit), then

@@ -29,6 +29,14 @@ int kd_error(struct kd_err *err, const char *fmt, ...)
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	one_line(err->msg);
+	err->status = 0;
+	return -1;
+}
+
+int kd_err_kind(struct kd_err *err, int status)
+{
+	if (err)
+		err->status = status;
 	return -1;
 }
 

@@ -419,19 +419,18 @@ static int bisect_all(struct bisect *b, struct kd_err *err)
 }
 
 int bisect_run(const struct bisect_opts *opts, struct bisect_result *res,
-	       bool *usage, struct kd_err *err)
+	       struct kd_err *err)
 {
 	struct bisect b = { .o = opts, .res = res };
 	int ret;
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->log);
-	*usage = false;
 	if (!opts->executor->host)
 		return kd_error(err, "bisect: the %s executor does not know where the runs are stored yet",
 				opts->executor->name);
 	ret = git_bisect_open(&b.gb, opts->repo, opts->good, opts->bad,
-			      opts->log, usage, err);
+			      opts->log, err);
 	if (!ret) {
 		b.good = b.gb.good;
 		b.bad = b.gb.bad;

@@ -134,8 +134,7 @@ static int restore(struct git_bisect *gb, const char *orig, struct kd_err *err)
  * A bisection kdelta left behind (it was killed) is undone; somebody
  * else's is refused.
  */
-static int recover(struct git_bisect *gb, FILE *log, bool *usage,
-		   struct kd_err *err)
+static int recover(struct git_bisect *gb, FILE *log, struct kd_err *err)
 {
 	char *marker = git_path(gb, BISECT_MARKER);
 	struct strbuf text = STRBUF_INIT;
@@ -155,9 +154,9 @@ static int recover(struct git_bisect *gb, FILE *log, bool *usage,
 			ret = restore(gb, head, err);
 		}
 	} else if (is_file(gb, "BISECT_START")) {
-		*usage = true;
-		ret = kd_error(err, "%s: a git bisect is already in progress; finish it or end it with 'git bisect reset'",
-			       gb->repo);
+		kd_error(err, "%s: a git bisect is already in progress; finish it or end it with 'git bisect reset'",
+			 gb->repo);
+		ret = kd_err_kind(err, KD_EXIT_USAGE);
 	}
 	strbuf_release(&text);
 	free(marker);
@@ -231,8 +230,7 @@ static int write_marker(struct git_bisect *gb, struct kd_err *err)
 }
 
 int git_bisect_open(struct git_bisect *gb, const char *repo, const char *good,
-		    const char *bad, FILE *log, bool *usage,
-		    struct kd_err *err)
+		    const char *bad, FILE *log, struct kd_err *err)
 {
 	const char *git_dir[] = { "rev-parse", "--absolute-git-dir", NULL };
 	struct strbuf out = STRBUF_INIT;
@@ -240,27 +238,25 @@ int git_bisect_open(struct git_bisect *gb, const char *repo, const char *good,
 
 	memset(gb, 0, sizeof(*gb));
 	gb->repo = repo;
-	*usage = true;
-	if (!is_directory(repo))
-		return kd_error(err, "--repo %s: no such directory", repo);
+	if (!is_directory(repo)) {
+		kd_error(err, "--repo %s: no such directory", repo);
+		return kd_err_kind(err, KD_EXIT_USAGE);
+	}
 	status = git_run(repo, git_dir, &out, NULL, err);
 	strbuf_rtrim(&out);
 	gb->git_dir = strbuf_detach(&out);
-	if (status < 0) {
-		*usage = false;
+	if (status < 0)
 		return -1;
+	if (status) {
+		kd_error(err, "--repo %s: not a git repository", repo);
+		return kd_err_kind(err, KD_EXIT_USAGE);
 	}
-	if (status)
-		return kd_error(err, "--repo %s: not a git repository", repo);
-	*usage = false;
-	if (recover(gb, log, usage, err) < 0)
+	if (recover(gb, log, err) < 0)
 		return -1;
-	*usage = true;
 	if (resolve(gb, "--good", good, &gb->good, err) < 0 ||
 	    resolve(gb, "--bad", bad, &gb->bad, err) < 0 ||
 	    check_revisions(gb, good, bad, err) < 0 || check_clean(gb, err) < 0)
-		return -1;
-	*usage = false;
+		return kd_err_kind(err, KD_EXIT_USAGE);
 	if (remember_head(gb, err) < 0)
 		return -1;
 	return write_marker(gb, err);

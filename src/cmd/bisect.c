@@ -367,7 +367,7 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 			struct work_dir *wd)
 {
 	struct strbuf notes = STRBUF_INIT;
-	struct kd_err err;
+	struct kd_err err = { .status = 0 };
 	int ret;
 
 	if (mkdir_p(abs_root, &err) < 0) {
@@ -378,11 +378,10 @@ static int prepare_dirs(struct bisect_args *a, const char *abs_root,
 	ret = run_work_dir_prepare(wd, a->work_dir, "bisect", &notes, &err);
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);
-	if (ret == -1)
-		cmd_error("bisect", "%s", err.msg);
-	else if (ret < 0)
-		cmd_error("bisect", "cannot write: %s", err.msg);
-	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
+	if (ret < 0)
+		cmd_error("bisect", "%s%s", err.status == KD_EXIT_WRITE ?
+			  "cannot write: " : "", err.msg);
+	return ret < 0 ? kd_err_status(&err, KD_EXIT_USAGE) : KD_EXIT_OK;
 }
 
 /* The local executor, and the bisection. */
@@ -395,8 +394,7 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 		.command = "bisect", .progress = stderr,
 	};
 	struct bisect_result res;
-	struct kd_err err;
-	bool usage = false;
+	struct kd_err err = { .status = 0 };
 	int status;
 
 	lo.log = work_dir_open_log(wd, "bisect-runs.log", &err);
@@ -409,10 +407,10 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 		fclose(lo.log);
 		return KD_EXIT_FAIL;
 	}
-	if (bisect_run(&a->o, &res, &usage, &err) < 0) {
+	if (bisect_run(&a->o, &res, &err) < 0) {
 		cmd_error("bisect", "%s", err.msg);
-		status = usage ? KD_EXIT_USAGE :
-			 res.store_failed ? KD_EXIT_WRITE : KD_EXIT_FAIL;
+		status = kd_err_status(&err, res.store_failed ? KD_EXIT_WRITE
+							      : KD_EXIT_FAIL);
 	} else {
 		status = print_result(a, &res);
 	}

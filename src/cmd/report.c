@@ -179,7 +179,7 @@ static int report(struct report_args *r, const struct compare_args *a,
 	if (ret == 1)
 		cmd_error("report", "no workload result changed significantly and no runs failed; no mail written (--always writes one anyway)");
 	else if (!ret && output_mail(r, &mail, err) < 0)
-		ret = -2;
+		ret = kd_err_kind(err, KD_EXIT_WRITE);
 	if (st.notices.len)
 		fputs(st.notices.buf, stderr);
 	strbuf_release(&mail);
@@ -198,7 +198,7 @@ int cmd_report(int argc, char **argv)
 		.ctx = &r,
 	};
 	struct compare_args a;
-	struct kd_err err;
+	struct kd_err err = { .status = 0 };
 	int status = KD_EXIT_OK, outcome = KD_EXIT_OK, ret;
 
 	if (compare_args_parse(&a, argc, argv, &ext, &err) < 0 ||
@@ -207,7 +207,7 @@ int cmd_report(int argc, char **argv)
 	} else if (a.help) {
 		fputs(report_usage, stdout);
 	} else if ((ret = report(&r, &a, &outcome, &err)) < 0) {
-		status = ret == -2 ? KD_EXIT_WRITE : KD_EXIT_USAGE;
+		status = kd_err_status(&err, KD_EXIT_USAGE);
 	}
 	if (status != KD_EXIT_OK)
 		cmd_error("report", "%s", err.msg);

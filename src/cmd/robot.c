@@ -314,7 +314,7 @@ static int robot_locked(const struct robot_args *a,
 	};
 	struct robot_opts o = { .cfg = cfg, .cancel_fd = cancel_fd,
 				.log = stderr };
-	struct kd_err err;
+	struct kd_err err = { .status = 0 };
 	int ret, status = KD_EXIT_FAIL;
 
 	if (mkdir_p(cfg->result_root, &err) < 0) {
@@ -327,7 +327,7 @@ static int robot_locked(const struct robot_args *a,
 	strbuf_release(&notes);
 	if (ret < 0) {
 		cmd_error("robot", "%s", err.msg);
-		return ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
+		return kd_err_status(&err, KD_EXIT_USAGE);
 	}
 	lo.log = work_dir_open_log(&wd, "robot-runs.log", &err);
 	if (!lo.log) {

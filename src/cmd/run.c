@@ -621,16 +621,15 @@ static int report_failure(const struct runner_summary *s,
 static int open_work_dir(struct run_args *a, struct work_dir *wd)
 {
 	struct strbuf notes = STRBUF_INIT;
-	struct kd_err err;
+	struct kd_err err = { .status = 0 };
 	int ret = run_work_dir_prepare(wd, a->work_dir, "run", &notes, &err);
 
 	fputs(notes.buf, stderr);
 	strbuf_release(&notes);
-	if (ret == -1)
-		cmd_error("run", "%s", err.msg);
-	else if (ret < 0)
-		cmd_error("run", "cannot write: %s", err.msg);
-	return ret == 0 ? KD_EXIT_OK : ret == -1 ? KD_EXIT_USAGE : KD_EXIT_WRITE;
+	if (ret < 0)
+		cmd_error("run", "%s%s", err.status == KD_EXIT_WRITE ?
+			  "cannot write: " : "", err.msg);
+	return ret < 0 ? kd_err_status(&err, KD_EXIT_USAGE) : KD_EXIT_OK;
 }
 
 static void lock_waiting(const char *holder, void *path)

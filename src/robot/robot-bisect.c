@@ -441,7 +441,6 @@ int robot_bisect_test(struct robot *r, const struct robot_test *t,
 	};
 	struct bisect_result res;
 	struct kd_err why;
-	bool usage;
 	int ret = good ? robot_state_bisect_start(r->st, t->id, t->metric,
 						  good, t->head, err) : -1;
 
@@ -475,9 +474,9 @@ int robot_bisect_test(struct robot *r, const struct robot_test *t,
 			return ret;
 		}
 		bo.executor = store;
-		ret = bisect_run(&bo, &res, &usage, &why);
+		ret = bisect_run(&bo, &res, &why);
 	} else {
-		ret = bisect_run(&bo, &res, &usage, &why);
+		ret = bisect_run(&bo, &res, &why);
 	}
 	if (ret < 0 && res.store_failed) {
 		*err = why;

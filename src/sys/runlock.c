@@ -79,13 +79,14 @@ static int check_dir(const char *lock, const char *dir, struct kd_err *err)
 		return 0;
 	kd_error(err, "refusing the lock file %s: another user could replace it (%s belongs to uid %u, mode %04o); give one in a directory that only you and root may write",
 		 lock, dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-	return -2;
+	return kd_err_kind(err, KD_EXIT_USAGE);
 }
 
 /*
  * The directory of the machine's run lock and every one above it (with
  * symbolic links resolved) such that no other user can put a file of
- * theirs in the lock's place: 0, -1 on errors, -2 when one is not.
+ * theirs in the lock's place: 0, or -1 on errors, of the kind
+ * KD_EXIT_USAGE when one is not.
  */
 static int check_trusted_dirs(const char *path, struct kd_err *err)
 {
@@ -319,9 +320,9 @@ enum run_lock_result run_lock_take(struct run_lock *lock, const char *path,
 	lock->fd = -1;
 	if (ret < 0)
 		return RUN_LOCK_ERROR;
-	ret = check_trusted_dirs(path, err);
-	if (ret)
-		return ret == -2 ? RUN_LOCK_REFUSED : RUN_LOCK_ERROR;
+	if (check_trusted_dirs(path, err) < 0)
+		return err->status == KD_EXIT_USAGE ? RUN_LOCK_REFUSED
+						    : RUN_LOCK_ERROR;
 	return take(lock, path, who, &w, err);
 }
 

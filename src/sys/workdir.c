@@ -82,11 +82,11 @@ int work_dir_open(struct work_dir *wd, const char *path, struct kd_err *err)
 	}
 	free(parent);
 	if (ret < 0)
-		return -2;
+		return kd_err_kind(err, KD_EXIT_WRITE);
 	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
 		kd_error(err, "cannot create the work directory %s: %s", path,
 			 strerror(errno));
-		return -2;
+		return kd_err_kind(err, KD_EXIT_WRITE);
 	}
 	wd->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (wd->fd < 0) {

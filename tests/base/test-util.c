@@ -147,7 +147,7 @@ static void slurp(const char *path, struct strbuf *sb)
 static void check_read(const char *path, size_t max, const char *what,
 		       struct strbuf *sb)
 {
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	char *want = what ? xasprintf("%s: %s", path, what) : xstrdup("");
 
 	strbuf_reset(sb);

@@ -328,7 +328,7 @@ static void render_report(const struct comparison *const *cmps, size_t n,
 		.unique = 0x5eed,
 	};
 	struct strbuf out = STRBUF_INIT;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	int ret;
 
 	/* What does not parse is no address (kdelta report refuses it). */

@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_memdup(data, size);
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	if (job_load_string(text, size, "fuzz.yaml", job_schema_default(),
 			    &set, &err) < 0) {

@@ -72,7 +72,7 @@ static void check_header_value(const char *s)
 /* A list parsed from a field; none when it does not parse. */
 static void parse_list(const char *text, struct mail_addresses *list)
 {
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	if (mail_addresses_parse(list, text, &err) < 0) {
 		FUZZ_CHECK(err.msg[0], "refused without a message");

@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* As extract() is called: NULL when empty, never with a NUL. */
 	char *raw = len ? fuzz_memdup(data + skip, len) : NULL;
 	json_t *stats;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	int rc;
 
 	if (memchr(data + skip, '\0', len)) {

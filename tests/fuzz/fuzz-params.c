@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *dir = xasprintf("%s/commit", fuzz_tmpdir());
 	struct result_dir rd;
 	struct job_params params;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	FUZZ_CHECK(!result_dir_from_path(dir, &rd, &err), "%s", err.msg);
 	if (result_dir_params(&rd, &params, &err) < 0) {

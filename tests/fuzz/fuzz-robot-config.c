@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_memdup(data, size);
 	struct robot_config cfg;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	if (robot_config_parse(text, size, "/fuzz/robot.yaml", &cfg, &err) < 0)
 		check_one_line(err.msg);

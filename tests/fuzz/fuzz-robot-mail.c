@@ -34,7 +34,7 @@ static const char *const mail_headers[] = {
 /* As robot-config.c's addresses_of(): a list, or none when it fails. */
 static void parse_list(const char *text, struct mail_addresses *list)
 {
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	if (mail_addresses_parse(list, text, &err) < 0) {
 		FUZZ_CHECK(err.msg[0], "refused without a message");

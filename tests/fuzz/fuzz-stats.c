@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *run;
 	json_t *stats;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	fuzz_remove("run");
 	write_run((const char *)data, size);

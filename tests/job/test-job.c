@@ -29,7 +29,7 @@ static char *names(const struct job_set *set)
 static void check_names(const char *text, const char *want)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	char *got;
 
 	CHECK(load(text, &set, &err) == 0);
@@ -43,7 +43,7 @@ static void check_names(const char *text, const char *want)
 static void check_error(const char *text, const char *want)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	CHECK(load(text, &set, &err) == -1);
 	CHECK_STR(err.msg, want);
@@ -54,7 +54,7 @@ static void test_aim7_fixture(void)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	char *got;
 
 	strbuf_addf(&path, "%s/job/aim7-documents.yaml", getenv("TESTDATA"));
@@ -120,7 +120,7 @@ static void test_multi_document(void)
 static void test_defaults_and_names(void)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	const struct jnode *punch, *env;
 
 	CHECK(load("punch:\nfs: tmpfs\nruns: 5\n", &set, &err) == 0);
@@ -162,7 +162,7 @@ static void test_long_name(void)
 {
 	struct strbuf text = STRBUF_INIT;
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	strbuf_addstr(&text, "suite: x\nfs_mount_options: [");
 	for (int i = 0; i < 2; i++) {
@@ -186,7 +186,7 @@ static void test_long_name(void)
 static void test_monitors(void)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	const struct jnode *m;
 
 	CHECK(load("monitors: [perf-profile, proc-vmstat]\n", &set, &err) == 0);
@@ -234,7 +234,7 @@ static char *keys_of(const struct jnode *map)
 static void check_monitor_keys(const char *text, const char *want)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	char *got;
 
 	CHECK(load(text, &set, &err) == 0);
@@ -252,7 +252,7 @@ static void check_monitor_keys(const char *text, const char *want)
 static void test_top_level_monitors(void)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	const struct jnode *m;
 
 	/* No monitors key: the defaults (all of the test schema's) and it. */
@@ -339,7 +339,7 @@ static void test_key_cap(void)
 {
 	struct strbuf text = STRBUF_INIT;
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	strbuf_addstr(&text, "punch: {");
 	for (int i = 0; i < 256; i++)
@@ -398,7 +398,7 @@ static void test_cap(void)
 static void test_round_trip(void)
 {
 	struct job_set set, again;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	CHECK(load("fs: [xfs, ext4]\nsuite: 'a: b #c'\npunch: {file_size: [128k, 1G]}\n"
 		   "disk: 1BRD_2G\n"
@@ -449,7 +449,7 @@ static void test_multi_line_round_trip(void)
 	struct jnode *map = jnode_new_map();
 	struct strbuf yaml = STRBUF_INIT;
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	jnode_set(map, "suite", jnode_new_scalar(values[0]));
 	job_to_yaml(map, &yaml);
@@ -472,7 +472,7 @@ static void test_multi_line_round_trip(void)
 static void check_suite(const char *text, const char *want)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	CHECK(load(text, &set, &err) == 0);
 	CHECK_STR(err.msg, "");
@@ -490,7 +490,7 @@ static void check_suite(const char *text, const char *want)
 static void test_expressions(void)
 {
 	struct job_set set;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	check_suite("suite: {{ 1 + 1 }}\n", "2");
 	check_suite("suite: [{{ 7 / -2 }}]\n", "-4");
@@ -582,7 +582,7 @@ static void check_bounds_declared(const char *section,
 {
 	const char *bounds[] = { p->min, p->max };
 	struct param_spec unbounded = *p;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	unbounded.min = unbounded.max = NULL;
 	unbounded.check = NULL;
@@ -617,7 +617,7 @@ static void test_default_schema(void)
 			CHECK(strcmp(section->name, "monitors"));
 			for (const struct param_spec *p = section->params;
 			     p && p->name; p++) {
-				struct kd_err err = { "" };
+				struct kd_err err = { .msg = "" };
 
 				CHECK(p->help && *p->help);
 				if (p->def && p->type != PARAM_LIST &&

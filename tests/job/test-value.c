@@ -7,7 +7,7 @@
 
 static void check_size(const char *s, uint64_t want)
 {
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	uint64_t got = 0;
 
 	CHECK(parse_size(s, &got, &err) == 0);
@@ -20,7 +20,7 @@ static void check_size(const char *s, uint64_t want)
 
 static void check_size_error(const char *s, const char *msg)
 {
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	uint64_t got = 7;
 
 	CHECK(parse_size(s, &got, &err) == -1);
@@ -83,7 +83,7 @@ static void test_duration(void)
 		CHECK_NEAR(got, good[i].want, 1e-12);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct kd_err err = { "" };
+		struct kd_err err = { .msg = "" };
 		double got;
 
 		CHECK(parse_duration(bad[i].s, &got, &err) == -1);
@@ -103,7 +103,7 @@ static void test_percent(void)
 	const struct param_spec spec = { .name = "min-change",
 					 .type = PARAM_PERCENT, .min = "0",
 					 .max = "1000000" };
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	double got = -1;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
@@ -124,7 +124,7 @@ static void test_percent(void)
 
 static void test_bool_int(void)
 {
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	bool b = false;
 	int64_t i = 0;
 
@@ -159,7 +159,7 @@ static void test_param_check(void)
 		{ .name = "argv", .type = PARAM_LIST },
 		{ NULL },
 	};
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	CHECK(param_find(params, "size") == &params[1]);
 	CHECK(param_find(params, "nope") == NULL);
@@ -191,7 +191,7 @@ static void test_declared_constraints(void)
 		{ .name = "word", .type = PARAM_STRING, .check = check_even },
 		{ NULL },
 	};
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	CHECK(param_check(&params[0], "1", &err) == 0);
 	CHECK(param_check(&params[0], "100000", &err) == 0);

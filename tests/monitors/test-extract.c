@@ -62,7 +62,7 @@ static json_t *extract(const char *monitor, const char *raw, size_t len,
 static json_t *extract_capture(const char *monitor, const char *capture)
 {
 	struct strbuf raw = STRBUF_INIT;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	json_t *stats;
 
 	raw_of(capture, &raw);
@@ -525,7 +525,7 @@ static void test_perf_profile(void)
 {
 	struct strbuf raw = STRBUF_INIT;
 	json_t *stats = json_object(), *want = read_expected("expected-perf-profile.txt");
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	const char *key;
 	json_t *v;
 	double self = 0;
@@ -561,7 +561,7 @@ static void test_perf_stat(void)
 	struct strbuf raw = STRBUF_INIT;
 	json_t *stats = json_object();
 	json_t *want = read_expected("expected-perf-stat-pmu.txt");
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 
 	read_capture("perf-stat-pmu", &raw);
 	CHECK(monitor_extract(monitor_find("perf-stat"), raw.buf, raw.len, stats,

@@ -47,7 +47,7 @@ int main(void)
 {
 	char root[] = "/tmp/kdelta-cpufreq.XXXXXX";
 	struct cpufreq_saved saved;
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	char *want, *cmd;
 
 	CHECK(mkdtemp(root) != NULL);

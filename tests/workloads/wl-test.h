@@ -139,7 +139,7 @@ static inline _Noreturn void wl_child(const struct workload *wl, struct jnode *p
 	char *out_path = xasprintf("%s/%s.log", base, wl->section.name);
 	char *stderr_path = xasprintf("%s/%s.stderr", base, wl->section.name);
 	char *err_path = xasprintf("%s/%s.err", base, wl->section.name);
-	struct kd_err err = { "" };
+	struct kd_err err = { .msg = "" };
 	FILE *out = fopen(out_path, "w");
 	int ret, fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int stderr_fd = open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
