@@ -122,13 +122,13 @@ void robot_mail_to(const struct robot_mail *m, const char *author_name,
 struct robot_state;
 
 /*
- * -1 on errors, -2 when the state's file could not be written (disk full,
- * read-only, an I/O error: the store's exit status).
+ * -1 on errors; of the kind KD_EXIT_WRITE (kd_err_status()) when the
+ * state's file could not be written (disk full, read-only, an I/O error).
  */
 int robot_state_open(const char *path, struct robot_state **out,
 		     struct kd_err *err);
 void robot_state_close(struct robot_state *st);
-/* Whether a write to the state failed as robot_state_open()'s -2 says. */
+/* Whether a write to the state failed so (struct db's not_written). */
 bool robot_state_not_written(const struct robot_state *st);
 /* "kdelta robot --status": the queue, recent verdicts, bisects, mails. */
 int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err);

@@ -339,8 +339,7 @@ static int robot_locked(const struct robot_args *a,
 		cmd_error("robot", "%s", err.msg);
 	else if ((ret = robot_state_open(cfg->state, &o.state, &err)) < 0) {
 		cmd_error("robot", "%s", err.msg);
-		if (ret == -2)
-			status = KD_EXIT_WRITE;
+		status = kd_err_status(&err, status);
 	} else if (!a->cancel)
 		status = passes(a, &o);
 	else if (cancel_batches(o.state, o.executor, &err) < 0)

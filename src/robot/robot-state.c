@@ -5,13 +5,11 @@
  * robot makes is one statement or one explicit transaction, so that a
  * kill -9 leaves either all of a step or none of it.
  */
-#include <math.h>
-#include <sqlite3.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "kdelta/db.h"
 #include "kdelta/robot-state.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
@@ -21,9 +19,7 @@
 #define SCHEMA_VERSION 3
 
 struct robot_state {
-	sqlite3 *db;
-	char *path;
-	bool not_written;	/* a write failed: disk full, read-only, I/O */
+	struct db db;
 };
 
 static const char schema[] =
@@ -54,95 +50,6 @@ static const char schema[] =
 	" PRIMARY KEY (first_bad, job, metric));";
 
 /*
- * SQLite's own codes for a file that cannot be written, as the store's
- * ENOSPC, EROFS or EIO: the caller's exit status 4, not 1.
- */
-static bool cannot_write(int code)
-{
-	switch (code & 0xff) {
-	case SQLITE_FULL:
-	case SQLITE_READONLY:
-	case SQLITE_IOERR:
-	case SQLITE_CANTOPEN:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static int db_error(struct robot_state *st, struct kd_err *err,
-		    const char *what)
-{
-	if (st->db && cannot_write(sqlite3_extended_errcode(st->db)))
-		st->not_written = true;
-	return kd_error(err, "%s: %s: %s", st->path, what,
-			sqlite3_errmsg(st->db));
-}
-
-/*
- * A statement with its parameters bound: text (NULL: SQL NULL), "%lld"
- * for an integer, "%g" for a real (NAN: NULL); NULL on failure.
- */
-static sqlite3_stmt *prepare(struct robot_state *st, struct kd_err *err,
-			     const char *sql, const char *types, ...)
-{
-	sqlite3_stmt *s;
-	va_list ap;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
-		db_error(st, err, "prepare");
-		return NULL;
-	}
-	va_start(ap, types);
-	for (int i = 0; types[i]; i++) {
-		if (types[i] == 's') {
-			const char *v = va_arg(ap, const char *);
-
-			if (v)
-				sqlite3_bind_text(s, i + 1, v, -1,
-						  SQLITE_TRANSIENT);
-		} else if (types[i] == 'i') {
-			sqlite3_bind_int64(s, i + 1, va_arg(ap, long long));
-		} else {
-			double v = va_arg(ap, double);
-
-			if (!isnan(v))
-				sqlite3_bind_double(s, i + 1, v);
-		}
-	}
-	va_end(ap);
-	return s;
-}
-
-/* Steps a statement that returns no rows, and finalizes it. */
-static int run(struct robot_state *st, sqlite3_stmt *s, struct kd_err *err)
-{
-	int rc;
-
-	if (!s)
-		return -1;
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_DONE)
-		db_error(st, err, "update");
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int exec(struct robot_state *st, const char *sql, struct kd_err *err)
-{
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(st, err, sql);
-	return 0;
-}
-
-static char *column(sqlite3_stmt *s, int i)
-{
-	const unsigned char *v = sqlite3_column_text(s, i);
-
-	return v ? xstrdup((const char *)v) : NULL;
-}
-
-/*
  * A state of an earlier kdelta, brought up to SCHEMA_VERSION (in the
  * open transaction): version 1 had no batches.ticket, versions 1 and 2
  * no tests.outcome nor bisects.clean, and recorded a bisection's steps
@@ -152,16 +59,16 @@ static char *column(sqlite3_stmt *s, int i)
 static int upgrade(struct robot_state *st, int version, struct kd_err *err)
 {
 	if (version == 1 &&
-	    exec(st, "ALTER TABLE batches ADD COLUMN ticket TEXT", err) < 0)
+	    db_exec(&st->db, "ALTER TABLE batches ADD COLUMN ticket TEXT", err) < 0)
 		return -1;
 	if (version >= 1 && version < 3 &&
-	    (exec(st, "ALTER TABLE tests ADD COLUMN outcome TEXT", err) < 0 ||
-	     exec(st, "ALTER TABLE bisects ADD COLUMN clean TEXT", err) < 0 ||
-	     exec(st, "DELETE FROM bisect_steps WHERE rowid NOT IN"
+	    (db_exec(&st->db, "ALTER TABLE tests ADD COLUMN outcome TEXT", err) < 0 ||
+	     db_exec(&st->db, "ALTER TABLE bisects ADD COLUMN clean TEXT", err) < 0 ||
+	     db_exec(&st->db, "DELETE FROM bisect_steps WHERE rowid NOT IN"
 		  " (SELECT min(rowid) FROM bisect_steps"
 		  "  GROUP BY test, commit_hash, verdict)", err) < 0))
 		return -1;
-	return exec(st, "CREATE UNIQUE INDEX IF NOT EXISTS bisect_step_once"
+	return db_exec(&st->db, "CREATE UNIQUE INDEX IF NOT EXISTS bisect_step_once"
 		    " ON bisect_steps (test, commit_hash, verdict)", err);
 }
 
@@ -172,7 +79,7 @@ static int upgrade(struct robot_state *st, int version, struct kd_err *err)
 static int read_version(struct robot_state *st, int *version,
 			struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err, "PRAGMA user_version", "");
+	sqlite3_stmt *s = db_prepare(&st->db, err, "PRAGMA user_version", "");
 
 	*version = 0;
 	if (!s)
@@ -182,7 +89,7 @@ static int read_version(struct robot_state *st, int *version,
 	sqlite3_finalize(s);
 	if (*version > SCHEMA_VERSION)
 		return kd_error(err, "%s: written by a newer kdelta (state version %d; this one knows up to %d): left as it is",
-				st->path, *version, SCHEMA_VERSION);
+				st->db.path, *version, SCHEMA_VERSION);
 	return 0;
 }
 
@@ -194,39 +101,35 @@ int robot_state_open(const char *path, struct robot_state **out,
 	int ret = 0, version = 0;
 
 	*out = NULL;
-	st->path = xstrdup(path);
 	if (slash && slash != dir) {
 		*slash = '\0';
-		ret = mkdir_p(dir, err);
-		st->not_written = ret < 0;
+		if (mkdir_p(dir, err) < 0)
+			ret = kd_err_kind(err, KD_EXIT_WRITE);
 	}
 	free(dir);
-	if (!ret && sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
-				    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
-		ret = db_error(st, err, "cannot open the robot's state");
-	if (!ret) {
-		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-		ret = exec(st, "PRAGMA journal_mode = WAL", err);
-	}
 	if (!ret)
-		ret = exec(st, "PRAGMA foreign_keys = ON", err);
+		ret = db_open(&st->db, path, BUSY_TIMEOUT_MS,
+			      "cannot open the robot's state", err);
 	if (!ret)
-		ret = exec(st, "BEGIN IMMEDIATE", err);
+		ret = db_exec(&st->db, "PRAGMA journal_mode = WAL", err);
+	if (!ret)
+		ret = db_exec(&st->db, "PRAGMA foreign_keys = ON", err);
+	if (!ret)
+		ret = db_exec(&st->db, "BEGIN IMMEDIATE", err);
 	if (!ret)
 		ret = read_version(st, &version, err);
-	if (!ret && (ret = exec(st, schema, err)) == 0)
+	if (!ret && (ret = db_exec(&st->db, schema, err)) == 0)
 		ret = upgrade(st, version, err);
 	if (!ret) {
 		char sql[64];
 
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; COMMIT",
 			 SCHEMA_VERSION);
-		ret = exec(st, sql, err);
+		ret = db_exec(&st->db, sql, err);
 	}
 	if (ret < 0) {
-		ret = st->not_written ? -2 : -1;
 		robot_state_close(st);
-		return ret;
+		return -1;
 	}
 	*out = st;
 	return 0;
@@ -234,37 +137,36 @@ int robot_state_open(const char *path, struct robot_state **out,
 
 bool robot_state_not_written(const struct robot_state *st)
 {
-	return st && st->not_written;
+	return st && st->db.not_written;
 }
 
 void robot_state_close(struct robot_state *st)
 {
 	if (!st)
 		return;
-	sqlite3_close(st->db);
-	free(st->path);
+	db_close(&st->db);
 	free(st);
 }
 
 int robot_state_begin(struct robot_state *st, struct kd_err *err)
 {
-	return exec(st, "BEGIN IMMEDIATE", err);
+	return db_exec(&st->db, "BEGIN IMMEDIATE", err);
 }
 
 int robot_state_commit(struct robot_state *st, struct kd_err *err)
 {
-	return exec(st, "COMMIT", err);
+	return db_exec(&st->db, "COMMIT", err);
 }
 
 void robot_state_rollback(struct robot_state *st)
 {
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(st->db.handle, "ROLLBACK", NULL, NULL, NULL);
 }
 
 int robot_state_commit_seen(struct robot_state *st, const char *hash,
 			    const char *subject, struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"INSERT OR IGNORE INTO commits (hash, subject, first_seen)"
 		" VALUES (?, ?, strftime('%s', 'now'))", "ss", hash, subject),
 		err);
@@ -275,7 +177,7 @@ int robot_state_build_failed(struct robot_state *st, const char *hash,
 {
 	if (robot_state_commit_seen(st, hash, NULL, err) < 0)
 		return -1;
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE commits SET build_failed = ? WHERE hash = ?", "ss",
 		why, hash), err);
 }
@@ -284,7 +186,7 @@ int robot_state_add_test(struct robot_state *st, const char *branch,
 			 const char *job, const char *base, const char *head,
 			 struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"INSERT OR IGNORE INTO tests (branch, job, base, head, state,"
 		" created, updated) VALUES (?, ?, ?, ?, '" ROBOT_TEST_MEASURE
 		"', strftime('%s', 'now'), strftime('%s', 'now'))", "ssss",
@@ -305,7 +207,7 @@ void robot_test_release(struct robot_test *t)
 int robot_state_open_tests(struct robot_state *st, struct robot_test **out,
 			   size_t *n, struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err,
+	sqlite3_stmt *s = db_prepare(&st->db, err,
 		"SELECT id, branch, job, base, head, state, metric FROM tests"
 		" WHERE state != '" ROBOT_TEST_DONE "' ORDER BY id", "");
 	size_t alloc = 0;
@@ -321,15 +223,15 @@ int robot_state_open_tests(struct robot_state *st, struct robot_test **out,
 		ALLOC_GROW(*out, *n + 1, alloc);
 		t = &(*out)[(*n)++];
 		t->id = sqlite3_column_int64(s, 0);
-		t->branch = column(s, 1);
-		t->job = column(s, 2);
-		t->base = column(s, 3);
-		t->head = column(s, 4);
-		t->state = column(s, 5);
-		t->metric = column(s, 6);
+		t->branch = db_text(s, 1);
+		t->job = db_text(s, 2);
+		t->base = db_text(s, 3);
+		t->head = db_text(s, 4);
+		t->state = db_text(s, 5);
+		t->metric = db_text(s, 6);
 	}
 	if (rc != SQLITE_DONE)
-		db_error(st, err, "query");
+		db_error(&st->db, err, "query");
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -339,7 +241,7 @@ int robot_state_set_test(struct robot_state *st, long long id,
 			 const char *verdict, double change,
 			 struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE tests SET state = ?, metric = coalesce(?, metric),"
 		" verdict = coalesce(?, verdict), change = coalesce(?, change),"
 		" updated = strftime('%s', 'now') WHERE id = ?", "sssdi",
@@ -350,7 +252,7 @@ int robot_state_test_done(struct robot_state *st, long long id,
 			  const char *outcome, const char *verdict,
 			  struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE tests SET state = '" ROBOT_TEST_DONE "', outcome = ?,"
 		" verdict = coalesce(?, verdict), updated = strftime('%s', 'now')"
 		" WHERE id = ?", "ssi", outcome, verdict, id), err);
@@ -360,7 +262,7 @@ int robot_state_batch_find(struct robot_state *st, const char *purpose,
 			   bool *done, char **outcome, char **ticket,
 			   struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err,
+	sqlite3_stmt *s = db_prepare(&st->db, err,
 		"SELECT state = 'done', outcome, ticket FROM batches"
 		" WHERE purpose = ?", "s", purpose);
 	int rc;
@@ -373,10 +275,10 @@ int robot_state_batch_find(struct robot_state *st, const char *purpose,
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		*done = sqlite3_column_int(s, 0);
-		*outcome = *done ? column(s, 1) : NULL;
-		*ticket = *done ? NULL : column(s, 2);
+		*outcome = *done ? db_text(s, 1) : NULL;
+		*ticket = *done ? NULL : db_text(s, 2);
 	} else if (rc != SQLITE_DONE) {
-		db_error(st, err, "query");
+		db_error(&st->db, err, "query");
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
@@ -386,7 +288,7 @@ int robot_state_batch_start(struct robot_state *st, const char *purpose,
 			    const char *commits, unsigned runs,
 			    struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"INSERT INTO batches (purpose, commits, runs, state, started)"
 		" VALUES (?, ?, ?, 'running', strftime('%s', 'now'))"
 		" ON CONFLICT (purpose) DO UPDATE SET state = 'running',"
@@ -397,7 +299,7 @@ int robot_state_batch_start(struct robot_state *st, const char *purpose,
 int robot_state_batch_ticket(struct robot_state *st, const char *purpose,
 			     const char *ticket, struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE batches SET ticket = ? WHERE purpose = ?", "ss",
 		ticket, purpose), err);
 }
@@ -406,7 +308,7 @@ int robot_state_batch_close(struct robot_state *st, const char *purpose,
 			    const char *state, const char *why,
 			    struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE batches SET state = ?1, outcome = ?2,"
 		" ticket = CASE WHEN ?1 = 'collected' THEN ticket END,"
 		" ended = strftime('%s', 'now') WHERE purpose = ?3", "sss",
@@ -423,7 +325,7 @@ int robot_state_batch_running(struct robot_state *st, bool with_ticket,
 			      char ***purposes, char ***tickets, size_t *n,
 			      struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err, with_ticket
+	sqlite3_stmt *s = db_prepare(&st->db, err, with_ticket
 		? "SELECT purpose, ticket FROM batches WHERE state = 'running'"
 		  " AND ticket IS NOT NULL ORDER BY id"
 		: "SELECT purpose, ticket FROM batches WHERE state = 'running'"
@@ -438,11 +340,11 @@ int robot_state_batch_running(struct robot_state *st, bool with_ticket,
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ALLOC_GROW(*purposes, *n + 1, alloc);
 		ALLOC_GROW(*tickets, *n + 1, alloc2);
-		(*purposes)[*n] = column(s, 0);
-		(*tickets)[(*n)++] = column(s, 1);
+		(*purposes)[*n] = db_text(s, 0);
+		(*tickets)[(*n)++] = db_text(s, 1);
 	}
 	if (rc != SQLITE_DONE)
-		db_error(st, err, "query");
+		db_error(&st->db, err, "query");
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -450,12 +352,12 @@ int robot_state_batch_running(struct robot_state *st, bool with_ticket,
 char *robot_state_batch_host(struct robot_state *st, const char *purpose)
 {
 	struct kd_err err;
-	sqlite3_stmt *s = prepare(st, &err,
+	sqlite3_stmt *s = db_prepare(&st->db, &err,
 		"SELECT host FROM batches WHERE purpose = ?", "s", purpose);
 	char *host = NULL;
 
 	if (s && sqlite3_step(s) == SQLITE_ROW)
-		host = column(s, 0);
+		host = db_text(s, 0);
 	if (s)
 		sqlite3_finalize(s);
 	return host;
@@ -464,13 +366,13 @@ char *robot_state_batch_host(struct robot_state *st, const char *purpose)
 char *robot_state_last_host(struct robot_state *st)
 {
 	struct kd_err err;
-	sqlite3_stmt *s = prepare(st, &err,
+	sqlite3_stmt *s = db_prepare(&st->db, &err,
 		"SELECT host FROM batches WHERE state = 'done' AND host IS NOT NULL"
 		" ORDER BY ended DESC, id DESC LIMIT 1", "");
 	char *host = NULL;
 
 	if (s && sqlite3_step(s) == SQLITE_ROW)
-		host = column(s, 0);
+		host = db_text(s, 0);
 	if (s)
 		sqlite3_finalize(s);
 	return host;
@@ -480,7 +382,7 @@ int robot_state_batch_end(struct robot_state *st, const char *purpose,
 			  const char *host, const char *outcome,
 			  struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE batches SET state = 'done', host = ?, outcome = ?,"
 		" ticket = NULL, ended = strftime('%s', 'now') WHERE purpose = ?", "sss",
 		host, outcome, purpose), err);
@@ -490,7 +392,7 @@ int robot_state_bisect_start(struct robot_state *st, long long test,
 			     const char *metric, const char *good,
 			     const char *bad, struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"INSERT OR IGNORE INTO bisects (test, metric, good, bad, state,"
 		" started) VALUES (?, ?, ?, ?, 'running', strftime('%s', 'now'))",
 		"isss", test, metric, good, bad), err);
@@ -500,7 +402,7 @@ int robot_state_bisect_step(struct robot_state *st, long long test,
 			    const char *commit, const char *verdict,
 			    const char *said, struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"INSERT OR IGNORE INTO bisect_steps (test, commit_hash, verdict,"
 		" said, at)"
 		" VALUES (?, ?, ?, ?, strftime('%s', 'now'))", "isss", test,
@@ -511,7 +413,7 @@ int robot_state_bisect_end(struct robot_state *st, long long test,
 			   const char *end, const char *first_bad,
 			   const char *clean, struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE bisects SET state = ?, first_bad = ?, clean = ?,"
 		" ended = strftime('%s', 'now') WHERE test = ?", "sssi", end,
 		first_bad, clean, test), err);
@@ -521,7 +423,7 @@ int robot_state_clean_commits(struct robot_state *st, const char *branch,
 			      const char *job, char ***out, size_t *n,
 			      struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err,
+	sqlite3_stmt *s = db_prepare(&st->db, err,
 		"SELECT head FROM tests WHERE branch = ? AND job = ?"
 		" AND state = '" ROBOT_TEST_DONE "' AND outcome = '"
 		ROBOT_OUTCOME_CLEAN "'"
@@ -537,10 +439,10 @@ int robot_state_clean_commits(struct robot_state *st, const char *branch,
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ALLOC_GROW(*out, *n + 1, alloc);
-		(*out)[(*n)++] = column(s, 0);
+		(*out)[(*n)++] = db_text(s, 0);
 	}
 	if (rc != SQLITE_DONE)
-		db_error(st, err, "query");
+		db_error(&st->db, err, "query");
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -558,7 +460,7 @@ int robot_state_mail_find(struct robot_state *st, const char *first_bad,
 			  struct robot_mail_row *out, bool *found,
 			  struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err,
+	sqlite3_stmt *s = db_prepare(&st->db, err,
 		"SELECT message_id, state, text FROM mails"
 		" WHERE first_bad = ? AND job = ? AND metric = ?", "sss",
 		first_bad, job, metric);
@@ -571,11 +473,11 @@ int robot_state_mail_find(struct robot_state *st, const char *first_bad,
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		*found = true;
-		out->message_id = column(s, 0);
-		out->state = column(s, 1);
-		out->text = column(s, 2);
+		out->message_id = db_text(s, 0);
+		out->state = db_text(s, 1);
+		out->text = db_text(s, 2);
 	} else if (rc != SQLITE_DONE) {
-		db_error(st, err, "query");
+		db_error(&st->db, err, "query");
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
@@ -586,7 +488,7 @@ int robot_state_mail_add(struct robot_state *st, const char *first_bad,
 			 const char *message_id, const char *text,
 			 struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"INSERT INTO mails (first_bad, job, metric, test, message_id,"
 		" state, text, queued) VALUES (?, ?, ?, ?, ?, 'sending', ?,"
 		" strftime('%s', 'now'))", "sssiss", first_bad, job, metric,
@@ -596,7 +498,7 @@ int robot_state_mail_add(struct robot_state *st, const char *first_bad,
 int robot_state_mail_sent(struct robot_state *st, const char *message_id,
 			  struct kd_err *err)
 {
-	return run(st, prepare(st, err,
+	return db_run(&st->db, db_prepare(&st->db, err,
 		"UPDATE mails SET state = 'sent', sent = strftime('%s', 'now')"
 		" WHERE message_id = ?", "s", message_id), err);
 }
@@ -627,7 +529,7 @@ static int print_section(struct robot_state *st, struct strbuf *out,
 			 void (*line)(sqlite3_stmt *s, struct strbuf *out),
 			 struct kd_err *err)
 {
-	sqlite3_stmt *s = prepare(st, err, sql, "");
+	sqlite3_stmt *s = db_prepare(&st->db, err, sql, "");
 	size_t rows = 0;
 	int rc;
 
@@ -643,7 +545,7 @@ static int print_section(struct robot_state *st, struct strbuf *out,
 	if (!rows)
 		strbuf_addstr(out, "  (none)\n");
 	if (rc != SQLITE_DONE)
-		db_error(st, err, "query");
+		db_error(&st->db, err, "query");
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -32,21 +32,41 @@ void db_close(struct db *db)
 	memset(db, 0, sizeof(*db));
 }
 
-int db_error(const struct db *db, struct kd_err *err, const char *what)
+/* SQLite's codes for a file that cannot be written: ENOSPC, EROFS, EIO. */
+static bool cannot_write(int code)
 {
-	return kd_error(err, "%s: %s: %s", db->path, what,
-			db->handle ? sqlite3_errmsg(db->handle)
-				   : "out of memory");
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+	case SQLITE_READONLY:
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		return true;
+	default:
+		return false;
+	}
 }
 
-int db_exec(const struct db *db, const char *sql, struct kd_err *err)
+int db_error(struct db *db, struct kd_err *err, const char *what)
+{
+	bool write = db->handle &&
+		     cannot_write(sqlite3_extended_errcode(db->handle));
+
+	kd_error(err, "%s: %s: %s", db->path, what,
+		 db->handle ? sqlite3_errmsg(db->handle) : "out of memory");
+	if (!write)
+		return -1;
+	db->not_written = true;
+	return kd_err_kind(err, KD_EXIT_WRITE);
+}
+
+int db_exec(struct db *db, const char *sql, struct kd_err *err)
 {
 	if (sqlite3_exec(db->handle, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_error(db, err, sql);
 	return 0;
 }
 
-sqlite3_stmt *db_prepare(const struct db *db, struct kd_err *err,
+sqlite3_stmt *db_prepare(struct db *db, struct kd_err *err,
 			 const char *sql, const char *types, ...)
 {
 	sqlite3_stmt *st;
@@ -77,7 +97,7 @@ sqlite3_stmt *db_prepare(const struct db *db, struct kd_err *err,
 	return st;
 }
 
-int db_run(const struct db *db, sqlite3_stmt *st, struct kd_err *err)
+int db_run(struct db *db, sqlite3_stmt *st, struct kd_err *err)
 {
 	int rc;
 
