@@ -27,13 +27,6 @@
 
 /* Rounds of good and bad before their difference is first looked at. */
 #define BISECT_MIN_REPRODUCE_RUNS 3
-/*
- * The rate of calling good and bad different when they are not, over all
- * the looks (sequential.h), and of calling them the same when they differ
- * by --min-change or more.
- */
-#define BISECT_REPRODUCE_ALPHA 0.05
-
 struct executor;
 
 /* A commit classified, for whoever follows the bisection (the robot). */

@@ -29,13 +29,6 @@
 #define ROBOT_SLURM_DIR ".kdelta/slurm"		/* in the result root */
 #define ROBOT_SLURM_POLL 10.0	/* seconds between looks at a Slurm job */
 #define ROBOT_SLURM_TIMEOUT 120.0	/* the longest a Slurm command may take */
-/*
- * Calling a workload result of base and head changed when it is not, over
- * all the looks at them (sequential.h), and the same when it changed by
- * min-change or more.
- */
-#define ROBOT_ALPHA 0.05
-
 /* A branch to watch, and what its heads are compared with. */
 struct robot_branch {
 	char *name;	/* a revision naming it: "for-next", "origin/for-next" */

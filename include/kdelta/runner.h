@@ -76,7 +76,6 @@ struct runner_opts {
 	bool until_decided;
 	unsigned max_runs;
 	double min_change;		/* percent (points for a percentage) */
-	double alpha;			/* each wrong verdict's rate */
 	int cancel_fd;			/* readable: stop (proc_catch_signals) */
 	FILE *log;			/* progress and notices */
 	bool live;			/* one live status line (a terminal) */

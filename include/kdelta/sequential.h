@@ -95,6 +95,22 @@ struct seq_design {
 	bool points;		/* the metric is a percentage already */
 };
 
+/*
+ * The rate of each wrong verdict over all the looks -- calling two
+ * commits different when they are not, or the same when they differ by
+ * min_change or more -- that kdelta's sequential decisions accept: run
+ * --until-decided, bisect's good and bad, the robot's base and head.
+ */
+#define SEQ_ALPHA 0.05
+
+/*
+ * The one design of those decisions: O'Brien-Fleming's spending of
+ * SEQ_ALPHA (two-sided; doubled for a one-sided question) up to max_runs
+ * a side.
+ */
+void seq_design_init(struct seq_design *d, size_t max_runs,
+		     double min_change, bool points);
+
 enum seq_verdict {
 	SEQ_CONTINUE,		/* add a round */
 	SEQ_CHANGED,		/* the interval is clear of 0 and the change

@@ -199,7 +199,8 @@ static void add_change(struct strbuf *line, const struct change_interval *ci,
 
 /*
  * Two commits a (the base) and b compared in rounds until decided, or at
- * --max-runs undecided (sequential.h, BISECT_REPRODUCE_ALPHA).  *f names
+ * --max-runs undecided (seq_design_init(): SEQ_ALPHA for each
+ * wrong verdict, twice that with a direction, which asks one side).  *f names
  * one that cannot be measured (then out is what the rounds so far say).
  * The line says it all, what follows the arrow being the caller's.
  */
@@ -209,17 +210,15 @@ static int compare_ends(struct search *s, const char *a, const char *b,
 			struct kd_err *err)
 {
 	const char *commits[] = { a, b };
-	struct seq_design d = {
-		.spending = SEQ_OBRIEN_FLEMING,
-		.alpha = (direction ? 2 : 1) * BISECT_REPRODUCE_ALPHA,
-		.max_runs = s->o->max_runs, .min_change = s->o->min_change,
-		.points = s->points,
-	};
+	struct seq_design d;
 	char *tag = look_tag(a, b, NULL);
 	struct bisect_round *rounds = NULL;
 	size_t nrounds = 0, most = 0, compared = 0;
 	int ret = 0;
 
+	seq_design_init(&d, s->o->max_runs, s->o->min_change, s->points);
+	if (direction)
+		d.alpha *= 2;
 	f->which = 2;
 	f->why = NULL;
 	out->verdict = SEQ_CONTINUE;

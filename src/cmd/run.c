@@ -704,7 +704,6 @@ static int run_batch(struct run_args *a)
 					  RUNNER_DEFAULT_MAX_RUNS,
 		.min_change = a->min_change >= 0 ? a->min_change
 						 : COMPARE_DEFAULT_MIN_CHANGE,
-		.alpha = 0.05,
 		.seed = a->seed_given ? a->seed : random_seed(),
 		.tag = a->tag,
 		.log = stderr, .live = isatty(STDERR_FILENO),

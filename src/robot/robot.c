@@ -181,25 +181,22 @@ struct judged {
 /*
  * A workload result of base and head, on their tagged rounds
  * (bisect_compare_ends(): the same rounds, rule for disturbed runs and
- * replayed looks as bisect's, two-sided at ROBOT_ALPHA).
+ * replayed looks as bisect's, two-sided: seq_design_init()).
  */
 static int judge(struct robot *r, const struct job *job,
 		 const struct robot_test *t, const char *metric,
 		 struct judged *j, struct kd_err *err)
 {
 	const char *commits[] = { t->base, t->head };
-	struct seq_design d = {
-		.spending = SEQ_OBRIEN_FLEMING, .alpha = ROBOT_ALPHA,
-		.max_runs = r->cfg->max_runs, .min_change = r->cfg->min_change,
-		.points = metric_is_percent(metric_catalogue_default(),
-					    metric),
-	};
+	struct seq_design d;
 	struct tagged_runs rec[2];
 	const struct tagged_runs *ptr[] = { &rec[0], &rec[1] };
 	char *tag = test_tag(t);
 	struct bisect_round *rounds = NULL;
 	int ret = 0;
 
+	seq_design_init(&d, r->cfg->max_runs, r->cfg->min_change,
+			metric_is_percent(metric_catalogue_default(), metric));
 	memset(j, 0, sizeof(*j));
 	memset(rec, 0, sizeof(rec));
 	for (size_t i = 0; i < 2 && !ret; i++) {

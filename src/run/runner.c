@@ -677,13 +677,11 @@ static bool batch_add_round(struct batch *b)
 static struct run_decider *batch_decider(const struct runner_opts *opts,
 					 size_t n_jobs)
 {
-	struct seq_design design = {
-		.spending = SEQ_OBRIEN_FLEMING, .alpha = opts->alpha,
-		.max_runs = opts->max_runs, .min_change = opts->min_change,
-	};
+	struct seq_design design;
 
 	if (!opts->until_decided)
 		return NULL;
+	seq_design_init(&design, opts->max_runs, opts->min_change, false);
 	return run_decider_new(n_jobs, opts->n_commits, &design);
 }
 

@@ -304,3 +304,13 @@ int seq_decide(const struct seq_design *d, const struct seq_look *looks,
 	free(t);
 	return 0;
 }
+
+void seq_design_init(struct seq_design *d, size_t max_runs,
+		     double min_change, bool points)
+{
+	*d = (struct seq_design){
+		.spending = SEQ_OBRIEN_FLEMING, .alpha = SEQ_ALPHA,
+		.max_runs = max_runs, .min_change = min_change,
+		.points = points,
+	};
+}

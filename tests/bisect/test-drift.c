@@ -490,7 +490,7 @@ static struct outcome bisect_old(const struct machine *model,
 	struct machine m = *model;
 	struct samples g = { .n = 0 }, b = { .n = 0 };
 	struct seq_design d = {
-		.spending = SEQ_OBRIEN_FLEMING, .alpha = BISECT_REPRODUCE_ALPHA,
+		.spending = SEQ_OBRIEN_FLEMING, .alpha = SEQ_ALPHA,
 		.max_runs = MAX_RUNS, .min_change = MIN_CHANGE,
 	};
 	struct seq_look looks[2 * MAX_RUNS];
