@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report-internal.h"
 #include "kdelta/compare.h"
 #include "kdelta/job.h"
 #include "kdelta/mail.h"
@@ -114,259 +115,6 @@ static bool has_key_change(const struct comparison *cmp)
 	return false;
 }
 
-/* ---- the job of a variant's runs ---------------------------------- */
-
-/* The commit directory of a variant: its path, or the matrix file's. */
-static char *variant_dir(const struct variant *var)
-{
-	char *dir = xstrdup(var->path);
-
-	if (!is_directory(dir)) {
-		char *slash = strrchr(dir, '/');
-
-		if (slash)
-			*slash = '\0';
-	}
-	return dir;
-}
-
-/* The job.yaml of the first run below a variant's path, or NULL. */
-static char *variant_job_path(const struct variant *var)
-{
-	struct kd_err err;
-	char *dir = variant_dir(var), *path = NULL;
-	unsigned *runs = NULL;
-	size_t n = 0;
-
-	if (store_list_runs(dir, &runs, &n, &err) == 0)
-		for (size_t i = 0; i < n && !path; i++) {
-			path = xasprintf("%s/%u/%s", dir, runs[i], STORE_JOB_FILE);
-			if (!path_exists(path)) {
-				free(path);
-				path = NULL;
-			}
-		}
-	free(runs);
-	free(dir);
-	return path;
-}
-
-/* A group's key result: its base's, else its first variant's that has one. */
-static char *group_key_result(const struct comparison *cmp)
-{
-	char *key = NULL;
-
-	if (cmp->declared.n)
-		return xstrdup(cmp->declared.at[0].metric);
-	for (size_t v = 0; v < cmp->nvariants && !key; v++) {
-		char *dir = variant_dir(&cmp->variants[v]);
-
-		key = result_dir_key_result(dir);
-		free(dir);
-	}
-	return key;
-}
-
-/* The --setup a variant's first run recorded, or NULL. */
-static char *variant_setup(const struct variant *var)
-{
-	char *record = variant_job_path(var), *setup = NULL;
-	struct jnode *root = NULL;
-
-	if (record && run_record_load(record, &root, NULL) == 0 &&
-	    run_record_setup(root))
-		setup = xstrdup(run_record_setup(root));
-	jnode_free(root);
-	free(record);
-	return setup;
-}
-
-/*
- * The kernel a variant's first run booted (kdelta.vm.kernel: kdelta run
- * --kernel's PATH), or NULL for a run on the machine itself.
- */
-static char *variant_kernel(const struct variant *var)
-{
-	char *record = variant_job_path(var), *kernel = NULL;
-	struct jnode *root = NULL;
-
-	if (record && run_record_load(record, &root, NULL) == 0 &&
-	    run_record_vm_kernel(root))
-		kernel = xstrdup(run_record_vm_kernel(root));
-	jnode_free(root);
-	free(record);
-	return kernel;
-}
-
-static void add_shell_word(struct strbuf *out, const char *word,
-			   bool quote_braces);
-
-/*
- * The --vm-* options a run in a virtual machine had, from kdelta.vm of
- * its record: those that differ from the defaults.
- */
-static void record_vm_options(const struct jnode *vm, struct strbuf *out)
-{
-	const char *clock = jnode_str(vm, "clock");
-	const char *per_boot = jnode_str(vm, "runs_per_boot");
-	const char *cpus = jnode_str(vm, "cpus");
-	const char *append = jnode_str(vm, "append");
-	bool instructions = clock && !strcmp(clock, "instructions");
-
-	if (instructions)
-		strbuf_addstr(out, " --vm-clock instructions");
-	if (per_boot && strcmp(per_boot, "1"))
-		strbuf_addf(out, " --vm-runs-per-boot %s", per_boot);
-	/* kdelta run's defaults: 2 CPUs, 1 with the instruction clock */
-	if (cpus && strcmp(cpus, instructions ? "1" : "2"))
-		strbuf_addf(out, " --vm-cpus %s", cpus);
-	if (append && *append) {
-		strbuf_addstr(out, " --vm-append ");
-		add_shell_word(out, append, false);
-	}
-}
-
-/* What a section needs of its job: the text to attach and the machine. */
-struct section_job {
-	char *filename;		/* of the attachment */
-	struct strbuf text;	/* empty: no job file found */
-	char *machine;		/* "2 threads <model> with 24G memory", or NULL */
-	bool vm;		/* its runs were made in virtual machines */
-	struct strbuf vm_options;	/* " --vm-clock instructions", ... */
-	char *setup;		/* the --setup its runs had, or NULL */
-	char *base_setup;	/* the base's, when it differs; or NULL */
-	bool base_setup_differs;
-	bool axis_listed;	/* the --axis values are a list in text */
-};
-
-/*
- * The value of an --axis key in a job: a top-level parameter, or one in a
- * section ("prefill"), or "<section>.<key>" when the name alone is not
- * unique (as resultdb names them).
- */
-static struct jnode **axis_slot(struct jnode *root, const char *axis)
-{
-	const char *dot = strchr(axis, '.');
-	struct jnode **slot = NULL;
-
-	for (size_t i = 0; i < root->n; i++) {
-		struct jnode *value = root->values[i];
-
-		if (!dot && !strcmp(root->keys[i], axis) &&
-		    value->kind == JNODE_SCALAR)
-			return &root->values[i];
-		if (value->kind != JNODE_MAP ||
-		    (dot && strncmp(root->keys[i], axis, (size_t)(dot - axis))))
-			continue;
-		for (size_t j = 0; j < value->n; j++)
-			if (!strcmp(value->keys[j], dot ? dot + 1 : axis) &&
-			    value->values[j]->kind == JNODE_SCALAR)
-				slot = &value->values[j];
-	}
-	return slot;
-}
-
-/*
- * For an --axis mail, the job runs every value compared: the axis key
- * becomes the list of the variants' values.
- */
-static bool list_axis_values(struct jnode *root, const struct comparison *cmp)
-{
-	struct jnode **slot = cmp->axis ? axis_slot(root, cmp->axis) : NULL;
-	struct jnode *list;
-
-	if (!slot)
-		return false;
-	list = xcalloc(1, sizeof(*list));	/* jnode_free() frees it */
-	list->kind = JNODE_LIST;
-	list->values = xcalloc(cmp->nvariants, sizeof(*list->values));
-	for (list->n = 0; list->n < cmp->nvariants; list->n++)
-		list->values[list->n] =
-			jnode_new_scalar(cmp->variants[list->n].label);
-	jnode_free(*slot);
-	*slot = list;
-	return true;
-}
-
-/*
- * The job as it ran, from a run's job.yaml: kdelta's own is emitted again
- * without the runner's record (its --setup goes to the command); any other
- * (lkp-tests') is attached as is.
- */
-static void job_from_record(const char *text, size_t len, const char *path,
-			    const struct comparison *cmp,
-			    struct section_job *job)
-{
-	struct jnode *root = NULL, *clean;
-
-	if (job_parse_record(text, len, path, &root, NULL) < 0 ||
-	    !run_record_is_kdelta(root)) {
-		jnode_free(root);
-		strbuf_add(&job->text, text, len);
-		return;
-	}
-	clean = jnode_new_map();
-	for (size_t i = 0; i < root->n; i++)
-		if (!run_record_key(root->keys[i]))
-			jnode_set(clean, root->keys[i],
-				  jnode_clone(root->values[i]));
-	job->axis_listed = list_axis_values(clean, cmp);
-	job_to_yaml(clean, &job->text);
-	jnode_free(clean);
-	job->machine = run_record_machine(root);
-	if (run_record_setup(root))
-		job->setup = xstrdup(run_record_setup(root));
-	job->vm = run_record_vm_kernel(root) != NULL;
-	if (job->vm)
-		record_vm_options(jnode_get(jnode_get(root, RUN_RECORD_KDELTA),
-					    RUN_RECORD_VM), &job->vm_options);
-	jnode_free(root);
-}
-
-static bool same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-static int section_job_load(const struct report_options *opt,
-			    const struct comparison *cmp, size_t v,
-			    struct section_job *job, struct kd_err *err)
-{
-	char *record = variant_job_path(&cmp->variants[v]);
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	if (record && read_file(record, &sb, err) == 0)
-		job_from_record(sb.buf, sb.len, record, cmp, job);
-	else if (record)
-		ret = -1;
-	if (!ret && opt->job_file) {
-		strbuf_reset(&job->text);
-		job->axis_listed = false;
-		ret = read_file(opt->job_file, &job->text, err);
-	}
-	if (opt->setup) {
-		free(job->setup);
-		job->setup = xstrdup(opt->setup);
-	} else if (v) {
-		job->base_setup = variant_setup(&cmp->variants[0]);
-		job->base_setup_differs = !same_text(job->setup,
-						     job->base_setup);
-	}
-	strbuf_release(&sb);
-	free(record);
-	return ret;
-}
-
-static void section_job_release(struct section_job *job)
-{
-	free(job->filename);
-	strbuf_release(&job->text);
-	strbuf_release(&job->vm_options);
-	free(job->machine);
-	free(job->setup);
-	free(job->base_setup);
-}
 
 /* ---- the body ------------------------------------------------------ */
 
@@ -689,35 +437,6 @@ static void add_other_findings(const struct report *rep, struct strbuf *out)
 }
 
 /*
- * A word of a command to copy into a shell: quoted unless plain.  Control
- * characters become blanks, but a newline stays when keep_newlines (a
- * script given to --setup): inside quotes, it is the script's own.
- */
-static void add_shell_word(struct strbuf *out, const char *word,
-			   bool keep_newlines)
-{
-	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		"abcdefghijklmnopqrstuvwxyz0123456789._+=,@%/:-";
-
-	if (*word && strspn(word, plain) == strlen(word)) {
-		strbuf_addstr(out, word);
-		return;
-	}
-	strbuf_addch(out, '\'');
-	for (; *word; word++) {
-		unsigned char c = *word;
-
-		if (c == '\'')
-			strbuf_addstr(out, "'\\''");
-		else if (c == '\n' && keep_newlines)
-			strbuf_addch(out, '\n');
-		else
-			strbuf_addch(out, printable_char(*word));
-	}
-	strbuf_addch(out, '\'');
-}
-
-/*
  * The labels as the commands name them: commits by their short hash, which
  * names them well enough in the reader's own store.
  */
@@ -729,7 +448,7 @@ static void add_labels(struct strbuf *out, const struct comparison *cmp,
 					: short_commit(cmp->variants[v].label);
 
 		strbuf_addstr(out, v ? sep : "");
-		add_shell_word(out, label, false);
+		report_shell_word(out, label, false);
 		free(label);
 	}
 }
@@ -814,7 +533,7 @@ static void add_setup_option(struct strbuf *cmd, const char *setup)
 	if (!setup)
 		return;
 	strbuf_addstr(cmd, " --setup ");
-	add_shell_word(cmd, setup, true);
+	report_shell_word(cmd, setup, true);
 }
 
 /* " --kernel LABEL=PATH" for each variant, as its runs recorded. */
@@ -822,12 +541,12 @@ static void add_kernel_options(struct strbuf *cmd,
 			       const struct comparison *cmp)
 {
 	for (size_t v = 0; v < cmp->nvariants; v++) {
-		char *kernel = variant_kernel(&cmp->variants[v]);
+		char *kernel = report_variant_kernel(&cmp->variants[v]);
 		char *spec = xasprintf("%s=%s", cmp->variants[v].label,
 				       kernel ? kernel : "PATH");
 
 		strbuf_addstr(cmd, " --kernel ");
-		add_shell_word(cmd, spec, true);
+		report_shell_word(cmd, spec, true);
 		free(spec);
 		free(kernel);
 	}
@@ -849,7 +568,7 @@ static void add_run_command(struct strbuf *out, const struct comparison *cmp,
 		strbuf_addstr(out, "\t# the base's runs had ");
 		if (job->base_setup) {
 			strbuf_addstr(out, "--setup ");
-			add_shell_word(out, job->base_setup, false);
+			report_shell_word(out, job->base_setup, false);
 		} else {
 			strbuf_addstr(out, "no --setup");
 		}
@@ -1006,7 +725,7 @@ static int report_prepare(struct report *rep, struct kd_err *err)
 		strbuf_init(&rep->jobs[i].text);
 		strbuf_init(&rep->jobs[i].vm_options);
 		rep->jobs[i].filename = attachment_name(cmp, rep->nsections, i);
-		if (section_job_load(rep->opt, cmp, v, &rep->jobs[i], err) < 0)
+		if (report_section_job_load(rep->opt, cmp, v, &rep->jobs[i], err) < 0)
 			return -1;
 	}
 	return 0;
@@ -1018,7 +737,7 @@ static void report_release(struct report *rep)
 		free(rep->key_results[i]);
 	free(rep->key_results);
 	for (size_t i = 0; i < rep->nsections; i++)
-		section_job_release(&rep->jobs[i]);
+		report_section_job_release(&rep->jobs[i]);
 	free(rep->jobs);
 	free(rep->sections);
 }
@@ -1081,7 +800,7 @@ int report_write(const struct report_options *opt,
 
 	rep.key_results = xcalloc(n ? n : 1, sizeof(*rep.key_results));
 	for (size_t i = 0; i < n; i++)
-		rep.key_results[i] = group_key_result(cmps[i]);
+		rep.key_results[i] = report_group_key_result(cmps[i]);
 	rep.changed = report_find(cmps, n,
 				  (const char *const *)rep.key_results,
 				  &rep.finding);
