@@ -258,7 +258,8 @@ void compare_decide(struct comparison *cmp, const struct compare_options *opt);
  *    in a direction nobody says is better or worse (the verdict line says
  *    how to declare it);
  *  - no data: a variant, or the base, has no usable run, or a key result
- *    is missing on one side;
+ *    is missing on one side, or one the job declares (key_result) is
+ *    printed by no run (comparison_missing_key_result());
  *  - regressed: a key result changed for the worse, a failure stat rose,
  *    or a variant's runs failed where the base's did not
  *    (variant_fails_more()).
@@ -277,6 +278,12 @@ enum compare_outcome compare_outcome(const struct comparison *const *cmps,
 const char *compare_outcome_name(enum compare_outcome outcome);
 /* Whether variant v has failed or incomplete runs and the base none. */
 bool variant_fails_more(const struct comparison *cmp, size_t v);
+/*
+ * The first key result declared (cmp->declared) that no run printed: a
+ * misspelt name, or a program that changed its output; NULL when none.
+ * Such a result cannot gate, so it is no data, never clean.
+ */
+const char *comparison_missing_key_result(const struct comparison *cmp);
 
 /* Renderers (src/output/render-*.c).  Each appends to out. */
 void render_lkp(const struct comparison *cmp, const struct compare_options *opt,

@@ -5,6 +5,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "kdelta/compare.h"
 
@@ -50,6 +51,20 @@ bool variant_fails_more(const struct comparison *cmp, size_t v)
 	       !(base->runs_failed + base->runs_incomplete);
 }
 
+const char *comparison_missing_key_result(const struct comparison *cmp)
+{
+	for (size_t k = 0; k < cmp->declared.n; k++) {
+		const char *metric = cmp->declared.at[k].metric;
+		bool printed = false;
+
+		for (size_t r = 0; r < cmp->nrows && !printed; r++)
+			printed = !strcmp(cmp->rows[r].name, metric);
+		if (!printed)
+			return metric;
+	}
+	return NULL;
+}
+
 static enum compare_outcome worse(enum compare_outcome a,
 				  enum compare_outcome b)
 {
@@ -64,6 +79,8 @@ enum compare_outcome compare_outcome(const struct comparison *const *cmps,
 	for (size_t i = 0; i < n; i++) {
 		const struct comparison *cmp = cmps[i];
 
+		if (comparison_missing_key_result(cmp))
+			out = worse(out, OUTCOME_NO_DATA);
 		for (size_t v = 0; v < cmp->nvariants; v++) {
 			if (variant_fails_more(cmp, v))
 				out = worse(out, OUTCOME_REGRESSED);

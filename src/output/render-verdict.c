@@ -167,7 +167,13 @@ void render_key_verdicts(struct strbuf *out, const struct comparison *cmp,
 			 const struct compare_options *opt)
 {
 	struct strbuf line = STRBUF_INIT;
+	const char *missing = comparison_missing_key_result(cmp);
 
+	if (missing) {
+		add_printable(&line, missing);
+		strbuf_addstr(&line, ": the job declares it a key result (key_result), but no run printed it: no data");
+		add_wrapped(out, line.buf, RENDER_VERDICT_WIDTH, 4);
+	}
 	for (size_t v = 0; v < cmp->nvariants; v++) {
 		if (cmp->variants[v].runs)
 			continue;

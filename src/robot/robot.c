@@ -315,6 +315,16 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	}
 	if (!ret)
 		compare_decide(&cmp, &opt);	/* rows' directions, gates */
+	if (!ret && comparison_missing_key_result(&cmp)) {
+		char *verdict = xasprintf("key result %s: declared, but no run of base or head printed it",
+					  comparison_missing_key_result(&cmp));
+
+		make_printable(verdict);
+		r->res->failed++;
+		ret = robot_test_done(r, t, ROBOT_OUTCOME_FAILED, verdict, err)
+		      < 0 ? -1 : 1;
+		free(verdict);
+	}
 	for (size_t i = 0; !ret && i < cmp.nrows; i++) {
 		const struct metric_row *row = &cmp.rows[i];
 

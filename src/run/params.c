@@ -74,7 +74,7 @@ static const struct param_spec common_params[] = {
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
 	  .help = "mount options for the file system, as for mount -o, but the file system's only: not mount(8)'s own (bind, loop, x-*, ...); needs fs" },
 	{ .name = "key_result", .type = PARAM_MAP, .unnamed = true,
-	  .help = "the job's key results and which direction of each is better: a mapping of the workload's results to higher or lower (or nothing: kdelta's metric rules say), like {exec.ops_per_sec: higher, exec.usecs: lower}; report writes its mail about the first, bisect bisects it, and compare --fail-on-regression and the robot judge these only; default: the first result the workload prints, in the direction the metric rules give" },
+	  .help = "the job's key results and which direction of each is better: a mapping of the workload's results to higher or lower (or nothing: kdelta's metric rules say), like {exec.ops_per_sec: higher, exec.usecs: lower}; report writes its mail about the first, bisect bisects it, and compare --fail-on-regression and the robot judge these only; one that no run prints (a misspelt name) is no data (compare's exit status 7, a failed test in the robot), never clean; without key_result, every workload result is judged in the direction the metric rules give, and report and bisect take the first the workload prints" },
 	{ .name = "monitors", .type = PARAM_MAP, .unnamed = true,
 	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: those on by default" },
 	{ .name = "cpufreq_governor", .type = PARAM_CHOICE,

@@ -82,6 +82,22 @@ done
 check 0 compare --result-root "$R" --fail-on-regression kbase kup
 grep -q '^k\.widgets, kup: +10\.0% (95% CI .*): changed, better$' "$T/out" ||
 	fail "the other declared direction: $(cat "$T/out")"
+# A declared key result that no run printed (a typo: k.widget) is no
+# data, never clean, though k.widgets regressed.
+for dir in kbase kup; do
+	for i in 0 1 2 3 4; do
+		sed -i 's/k.widgets: higher/k.widget: higher/' "$K/$dir/$i/job.yaml"
+	done
+done
+check 7 compare --result-root "$R" --fail-on-regression kbase kup
+sed -n '/^k\.widget:/{N;s/\n */ /g;p}' "$T/out" |
+	grep -q "^k\.widget: the job declares it a key result (key_result), but no run printed it: no data$" ||
+	fail "a declared key result that no run printed: $(cat "$T/out")"
+for dir in kbase kup; do
+	for i in 0 1 2 3 4; do
+		sed -i 's/k.widget: higher/k.widgets: higher/' "$K/$dir/$i/job.yaml"
+	done
+done
 # report's mail is about the declared key result, not the first printed.
 check 0 report --result-root "$R" --always kbase kup
 grep -q '^Subject: \[kdelta\] kup: k\.widgets +10\.0% improvement$' "$T/out" ||

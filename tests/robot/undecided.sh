@@ -27,7 +27,7 @@ EOT
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err"
 status=$?
 [ "$status" = 0 ] || fail "exit status $status, want 0: $(cat "$T/err")"
-grep -Eq "^robot: main ${H[1]:0:12}: robot-undecided/[^:]*: undecided at max-runs: exec\.noisy [-+][0-9.]+% \(interval [-+][0-9.]+% to [-+][0-9.]+%\), [23] rounds; (about [0-9]+|more than [0-9]+) runs a side would decide it; not bisected, not mailed$" "$T/err" ||
+grep -Eq "^robot: main ${H[1]:0:12}: robot-undecided/[^:]*: undecided at max-runs: exec\.noisy [-+][0-9.]+% \(interval [-+][0-9.]+% to [-+][0-9.]+%\), [123] rounds( \([^)]*\))?; (about [0-9]+|more than [0-9]+) runs a side would decide it; not bisected, not mailed$" "$T/err" ||
 	fail "no undecided verdict: $(cat "$T/err")"
 grep -q "no regression" "$T/err" && fail "undecided called no regression: $(cat "$T/err")"
 grep -q "^bisect:" "$T/err" && fail "an undecided comparison was bisected"
@@ -60,4 +60,14 @@ printf 'key-result:\n  exec.checksum: higher\n' >>"$T/robot.yaml"
 	fail "declared direction: $(cat "$T/err")"
 grep -Eq "^robot: main ${H[1]:0:12}: robot-direction/[^:]*: no regression of a workload result$" "$T/err" ||
 	fail "a declared direction: $(cat "$T/err")"
+# A key result that no run prints (a misspelt name) is a failed test,
+# counted and said, never "no regression".
+rm -rf "$T/results"
+sed -i 's/exec\.checksum: higher/exec.checksun: higher/' "$T/robot.yaml"
+"$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err"
+grep -Eq "^robot: main ${H[1]:0:12}: robot-direction/[^:]*: key result exec\.checksun: declared, but no run of base or head printed it$" "$T/err" ||
+	fail "a key result that no run printed: $(cat "$T/err")"
+grep -q "no regression" "$T/err" && fail "a missing key result called no regression"
+grep -Eq "^robot: pass done: .* 1 failed" "$T/err" ||
+	fail "a missing key result not counted as failed: $(grep 'pass done' "$T/err")"
 finish
