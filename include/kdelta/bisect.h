@@ -59,7 +59,11 @@ struct bisect_opts {
 enum bisect_end {
 	BISECT_FOUND,			/* first_bad is the first bad commit */
 	BISECT_RANGE,			/* only skipped commits left */
-	BISECT_NOT_REPRODUCIBLE,	/* good and bad do not differ */
+	/*
+	 * good and bad are not shown to differ: the same within
+	 * --min-change, or undecided at --max-runs (ends.verdict says which)
+	 */
+	BISECT_NOT_REPRODUCIBLE,
 	/*
 	 * first_bad changed the metric, but whether an earlier commit did
 	 * too (between good and first_bad's parent) is undecided: see

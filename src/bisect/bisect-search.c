@@ -279,7 +279,7 @@ static int reproduce(struct search *s, bool *differ, struct kd_err *err)
 		    s->good, s->bad, line.buf,
 		    *differ ? "they differ" :
 		    s->res->ends.verdict == SEQ_SAME ? "the same: not reproducible"
-		    : "undecided at --max-runs: not reproducible");
+		    : "undecided at --max-runs");
 		if (!*differ)
 			s->res->end = BISECT_NOT_REPRODUCIBLE;
 	}

@@ -85,7 +85,8 @@ static void bisect_usage(FILE *out)
 		"Exit status: 0 first bad commit found, 1 it could not be found (good or\n"
 		"bad failed to build or run, only skipped commits left, undecided), 2 bad\n"
 		"usage or input, 3 good and bad do not differ, 4 the results could not be\n"
-		"written (disk full, read-only), 128+N stopped by signal N.\n"
+		"written (disk full, read-only), 6 good and bad undecided at --max-runs,\n"
+		"128+N stopped by signal N.\n"
 		"See kdelta(1).\n",
 		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
 		COMPARE_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
@@ -306,8 +307,12 @@ static void print_not_reproducible(const struct bisect_opts *o,
 	struct strbuf table = STRBUF_INIT;
 
 	render_lkp(&r->cmp, &r->opt, &table);
-	printf("not reproducible: %s does not differ significantly between --good %s and --bad %s\n\n",
-	       r->metric ? r->metric : "the metric", o->good, o->bad);
+	if (r->ends.verdict == SEQ_UNDECIDED)
+		printf("undecided: %s is neither shown to differ between --good %s and --bad %s nor shown the same within --min-change, at --max-runs; more runs (--max-runs) or a larger --min-change would tell\n\n",
+		       r->metric ? r->metric : "the metric", o->good, o->bad);
+	else
+		printf("not reproducible: %s does not differ significantly between --good %s and --bad %s\n\n",
+		       r->metric ? r->metric : "the metric", o->good, o->bad);
 	fwrite(table.buf, 1, table.len, stdout);
 	strbuf_release(&table);
 }
@@ -341,7 +346,8 @@ static int print_result(const struct bisect_args *a, struct bisect_result *r)
 		return 128 + r->signal;
 	case BISECT_NOT_REPRODUCIBLE:
 		print_not_reproducible(&a->o, r);
-		return KD_EXIT_NOT_REPRODUCIBLE;
+		return r->ends.verdict == SEQ_UNDECIDED ? KD_EXIT_INCONCLUSIVE
+							: KD_EXIT_NOT_REPRODUCIBLE;
 	case BISECT_RANGE:
 		print_range(r);
 		break;

@@ -239,6 +239,13 @@ static int bisect_ended(struct robot *r, const struct robot_test *t,
 		ret = end_bisect(r, t, "range", NULL, NULL, verdict.buf, err);
 		break;
 	case BISECT_NOT_REPRODUCIBLE:
+		if (res->ends.verdict == SEQ_UNDECIDED) {
+			strbuf_addf(&verdict, "undecided: %s regressed, but the bisection could not tell base from head within max-runs; not mailed",
+				    res->metric ? res->metric : t->metric);
+			ret = end_bisect(r, t, "undecided", NULL, NULL,
+					 verdict.buf, err);
+			break;
+		}
 		strbuf_addf(&verdict, "%s regressed, but not reproducibly in the bisection",
 			    res->metric ? res->metric : t->metric);
 		ret = end_bisect(r, t, "not reproducible", NULL, NULL,
