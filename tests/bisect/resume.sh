@@ -61,7 +61,11 @@ decided2=$(decided_counts "$T/err2" | grep -v "^${H[12]} ")
 
 # A kill -9 while git made a build cache's work tree leaves it missing
 # but locked: the next bisect makes it again (it skipped the commit as
-# one that does not build).
+# one that does not build).  The killed bisect may have made that work
+# tree itself, whole: then it is taken away first.
+git -C "$REPO" worktree remove -f -f "$WORK/builds/${H[13]}" 2>/dev/null
+rm -rf "$WORK/builds/${H[13]}"
+git -C "$REPO" worktree prune
 git -C "$REPO" worktree add -q --detach "$WORK/builds/${H[13]}" "${H[13]}" &&
 	git -C "$REPO" worktree lock "$WORK/builds/${H[13]}" &&
 	rm -rf "$WORK/builds/${H[13]}" || fail "cannot lock a work tree"

@@ -145,7 +145,7 @@ if [ "$EXECUTOR" = slurm ]; then
 		fail "the bisection's Slurm job $job is still $ended after 200 s" ;;
 	esac
 fi
-grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+% \(interval -[0-9.]+% to -[0-9.]+%\), [0-9]+ rounds; bisecting$" "$T/err1" ||
+grep -Eq "^robot: main ${H[9]:0:12}: robot-fixture/argv-[0-9a-f]+: regression: exec\.ops_per_sec -[0-9.]+% \(interval -[0-9.]+% to -[0-9.]+%\), [0-9]+ rounds( \([^)]*\))?; bisecting$" "$T/err1" ||
 	fail "no regression found: $(cat "$T/err1")"
 # state SQL: one query's rows on the robot's state (python3's sqlite3).
 state() {
