@@ -476,9 +476,12 @@ static size_t shell_word_length(const char *s)
 	bool quoted = false;
 	size_t n = 0;
 
-	for (; s[n] && (quoted || s[n] != ' '); n++)
+	for (; s[n] && (quoted || s[n] != ' '); n++) {
 		if (s[n] == '\'')
 			quoted = !quoted;
+		else if (!quoted && s[n] == '\\' && s[n + 1])
+			n++;	/* \' is a quote in the word, not an opening one */
+	}
 	return n;
 }
 

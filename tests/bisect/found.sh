@@ -72,7 +72,7 @@ cmp -s "$T/cmp" "$T/again/stored" ||
 	fail "the mail's compare shows other runs than compare of the full hashes: $(diff "$T/cmp" "$T/again/stored")"
 # The mail's commands, run as they are into a new store, check each commit
 # out, build it and show the regression again.
-(cd "$T/again" && KDELTA_RESULT_ROOT=$T/again/results sh -e commands) \
+(cd "$T/again" && KDELTA_RESULT_ROOT=$T/again/results sh -e commands.sh) \
 	>"$T/again/out" 2>"$T/again/err" || fail "the mail's commands failed: $(cat "$T/again/err")"
 grep -Eq ' -(4[0-9]|5[0-9])\.[0-9]% .*exec\.ops_per_sec$' "$T/again/out" ||
 	fail "the mail's commands did not reproduce the regression: $(cat "$T/again/out")"

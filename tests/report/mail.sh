@@ -8,9 +8,11 @@ kdelta_in_path() {
 		export PATH=$T/bin:$PATH
 }
 
-# mail_file MAIL OUTDIR: writes the attachments to OUTDIR, and the
-# commands of "To reproduce" (continuation lines joined, comments left
-# out) to OUTDIR/commands.
+# mail_file MAIL OUTDIR: writes the attachments to OUTDIR, the commands
+# of "To reproduce" (continuation lines joined, comments left out) to
+# OUTDIR/commands, to compare, and the same lines as a reader pastes them
+# into a shell (continuations kept: a line broken inside quotes breaks
+# the command) to OUTDIR/commands.sh, to run.
 mail_file() {
 	mkdir -p "$2"
 	/usr/bin/python3 - "$1" "$2" <<'PY'
@@ -24,5 +26,7 @@ block = body.split("To reproduce:\n\n", 1)[-1].split("\n\n", 1)[0]
 text = block.replace(" \\\n\t    ", " ")
 cmds = [l[1:] for l in text.split("\n") if l.startswith("\t") and not l.startswith("\t#")]
 open(sys.argv[2] + "/commands", "w").write("\n".join(cmds) + "\n")
+raw = [l[1:] for l in block.split("\n") if l.startswith("\t") and not l.startswith("\t#")]
+open(sys.argv[2] + "/commands.sh", "w").write("\n".join(raw) + "\n")
 PY
 }

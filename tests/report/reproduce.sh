@@ -28,7 +28,11 @@ exec:
     if [ "\$c" = slow ]; then echo "ops_per_sec: \$((900 + n))"; echo "errors: \$((150 + n))"
     else echo "ops_per_sec: \$((1000 + n))"; echo "errors: \$((100 + n))"; fi
 YAML
-setup="echo {commit} >'$T/commit'"
+# A quoted path with a blank in the --setup: the mail's line breaks fall
+# between words of the shell, never inside one ('\'' is a quote within
+# a word).
+mkdir -p "$T/a dir"
+setup="cd '$T/a dir' && echo {commit} >'$T/commit'"
 "$KDELTA" run bench.yaml --commits fast,slow --setup "$setup" \
 	--work-dir "$T/work" 2>run.log || fail "run: $(cat run.log)"
 "$KDELTA" report fast slow >commit.eml 2>err || fail "report: $(cat err)"
@@ -37,11 +41,11 @@ grep -qx 'Subject: \[kdelta\] slow: bench.ops_per_sec -10.0% regression' commit.
 grep -q "^FYI, we noticed a -10.0% regression of bench.ops_per_sec due to commit:$" commit.eml ||
 	fail "the finding is not the key result"
 mail_file commit.eml again
-[ "$(head -1 again/commands)" = "kdelta run bench.yaml --commits fast,slow --setup 'echo {commit} >'\\''$T/commit'\\'''" ] ||
+[ "$(head -1 again/commands)" = "kdelta run bench.yaml --commits fast,slow --setup 'cd '\\''$T/a dir'\\'' && echo {commit} >'\\''$T/commit'\\'''" ] ||
 	fail "the run command lacks the --setup: $(head -1 again/commands)"
 # Run the mail's commands into a new store: the same change comes out.
 rm -f "$T"/count-* && export KDELTA_RESULT_ROOT=$T/again-results
-(cd again && sh -e commands >out 2>err) || fail "the mail's commands failed: $(cat again/err)"
+(cd again && sh -e commands.sh >out 2>err) || fail "the mail's commands failed: $(cat again/err)"
 grep -q '^ *1002 .* -10\.0% .*bench\.ops_per_sec$' again/out ||
 	fail "the mail's commands did not reproduce: $(cat again/out)"
 
@@ -79,7 +83,7 @@ mail_file axis.eml axis
 kdelta compare --axis cmd 'ops 1000' 'ops 500'" ] ||
 	fail "--axis commands: $(cat axis/commands)"
 export KDELTA_RESULT_ROOT=$T/axis-again
-(cd axis && sh -e commands >out 2>err) || fail "the --axis mail's commands failed: $(cat axis/err)"
+(cd axis && sh -e commands.sh >out 2>err) || fail "the --axis mail's commands failed: $(cat axis/err)"
 grep -q ' -49\.[0-9]% .*bench\.ops_per_sec$' axis/out ||
 	fail "the --axis mail's commands did not reproduce: $(cat axis/out)"
 finish

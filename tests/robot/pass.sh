@@ -249,7 +249,7 @@ grep -qF -- "--setup 'cd '\\''kdelta-repro'\\'' && git checkout -q {commit} && "
 	fail "the mail's setup is not in the clone: $(cat "$T/again/commands")"
 if [ "$EXECUTOR" = local ]; then
 	kdelta_in_path
-	(cd "$T/again" && KDELTA_RESULT_ROOT=$T/again/results sh -e commands) \
+	(cd "$T/again" && KDELTA_RESULT_ROOT=$T/again/results sh -e commands.sh) \
 		>"$T/again/out" 2>"$T/again/err" || fail "the mail's commands failed: $(cat "$T/again/err")"
 	grep -Eq ' -(4[0-9]|5[0-9])\.[0-9]% .*exec\.ops_per_sec$' "$T/again/out" ||
 		fail "the mail's commands did not reproduce the regression: $(cat "$T/again/out")"
