@@ -300,7 +300,7 @@ static int add_modules(struct builder *b, const struct vm_module_list *list,
 {
 	for (size_t i = 0; i < list->n; i++) {
 		struct strbuf data = STRBUF_INIT;
-		char *name = xasprintf("%s/modules/%s.ko", VM_GUEST_DIR + 1,
+		char *name = xasprintf("%s/modules/%s.ko", &VM_GUEST_DIR[1],
 				       list->mods[i].name);
 		int ret = vm_module_read(list->mods[i].path, &data, err);
 
@@ -328,7 +328,7 @@ static int add_jobs(struct builder *b, const struct vm_guest_spec *spec,
 	json_object_set_new(config, "jobs", jobs);
 	for (size_t i = 0; i < spec->n_jobs; i++) {
 		struct strbuf yaml = STRBUF_INIT;
-		char *name = xasprintf("%s/job-%zu.yaml", VM_GUEST_DIR + 1, i);
+		char *name = xasprintf("%s/job-%zu.yaml", &VM_GUEST_DIR[1], i);
 		int ret;
 
 		job_to_yaml(spec->jobs[i]->root, &yaml);
@@ -361,7 +361,7 @@ static int add_config(struct builder *b, const struct vm_guest_spec *spec,
 		ret = add_jobs(b, spec, config, err);
 	if (!ret) {
 		text = json_dumps(config, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		ret = cpio_add_data(&b->cpio, VM_GUEST_CONFIG + 1, 0644, text,
+		ret = cpio_add_data(&b->cpio, &VM_GUEST_CONFIG[1], 0644, text,
 				    strlen(text), err);
 		free(text);
 	}
@@ -374,7 +374,7 @@ static int add_skeleton(struct builder *b, struct kd_err *err)
 {
 	static const char *const dirs[] = {
 		"dev", "proc", "sys", "tmp", "run", "root", "mnt",
-		VM_GUEST_RESULTS + 1, VM_GUEST_WORK + 1,
+		&VM_GUEST_RESULTS[1], &VM_GUEST_WORK[1],
 	};
 	int ret = 0;
 
@@ -383,7 +383,7 @@ static int add_skeleton(struct builder *b, struct kd_err *err)
 		      cpio_add_dir(&b->cpio, dirs[i],
 				   !strcmp(dirs[i], "tmp") ? 01777 :
 				   /* kdelta takes only a private one */
-				   !strcmp(dirs[i], VM_GUEST_WORK + 1) ? 0700 : 0755,
+				   !strcmp(dirs[i], &VM_GUEST_WORK[1]) ? 0700 : 0755,
 				   err);
 	return ret ? -1 : 0;
 }
