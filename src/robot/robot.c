@@ -299,7 +299,7 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	struct strbuf open = STRBUF_INIT, unknown = STRBUF_INIT;
 	struct compare_options opt;
 	struct comparison cmp;
-	const char *worst = NULL;
+	const char *worst = NULL, *missing;
 	struct judged worst_j, j;
 	bool last = false;
 	int ret = compare_dirs((const char *const *)dirs, 2, r->cfg->repo,
@@ -315,9 +315,10 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	}
 	if (!ret)
 		compare_decide(&cmp, &opt);	/* rows' directions, gates */
-	if (!ret && comparison_missing_key_result(&cmp)) {
+	missing = ret ? NULL : comparison_missing_key_result(&cmp);
+	if (missing) {
 		char *verdict = xasprintf("key result %s: declared, but no run of base or head printed it",
-					  comparison_missing_key_result(&cmp));
+					  missing);
 
 		make_printable(verdict);
 		r->res->failed++;
