@@ -70,6 +70,14 @@ void vm_kernel_release(struct vm_kernel *k);
  * word).  Fails for what is not a bzImage: "not a Linux kernel image".
  */
 int vm_image_release(const char *image, char **release, struct kd_err *err);
+/*
+ * The whole version string of an x86 bzImage's setup header: the release,
+ * who built it, and the build's number and date ("6.1.192 (root@box) #3
+ * SMP PREEMPT_DYNAMIC Tue Dec  1 ..."), which is /proc/version's without
+ * the compiler: two builds of one tree differ there even when their
+ * releases do not.  NULL (and 0) when the header has none.
+ */
+int vm_image_banner(const char *image, char **banner, struct kd_err *err);
 
 /* ---- a kernel's modules (vm-modules.c) ---------------------------- */
 

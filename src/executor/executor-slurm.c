@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "kdelta/store.h"
 #include "kdelta/util.h"
 
+#include "executor-internal.h"
 #include "slurm-script.h"
 
 #define SHORT "%.12s"
@@ -37,22 +37,8 @@ struct slurm_executor {
 	char *node;	/* the first job's node: later ones go there */
 };
 
-static void say(const struct slurm_executor *se, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(const struct slurm_executor *se, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!se->o.progress)
-		return;
-	fprintf(se->o.progress, "%s: ", se->o.command);
-	va_start(ap, fmt);
-	vfprintf(se->o.progress, fmt, ap);
-	va_end(ap);
-	fputc('\n', se->o.progress);
-	fflush(se->o.progress);
-}
+/* "<command>: ..." on progress. */
+#define say(se, ...) executor_say((se)->o.progress, (se)->o.command, __VA_ARGS__)
 
 /*
  * Runs a Slurm command; its stdout in out.  -1 when it could not run or

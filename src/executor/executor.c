@@ -6,6 +6,7 @@
  * there are several, so that every run runs the program of its commit.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,8 @@
 #include "kdelta/store.h"
 #include "kdelta/util.h"
 #include "kdelta/workdir.h"
+
+#include "executor-internal.h"
 
 /* Hashes in file names and messages: 12 digits, as robot mails have. */
 #define SHORT "%.12s"
@@ -444,36 +447,49 @@ static int run_rounds(struct local_executor *le,
 	return ret;
 }
 
-static void lock_waiting(const char *holder, void *arg)
+void executor_say(FILE *progress, const char *command, const char *fmt, ...)
 {
-	const struct local_executor *le = arg;
+	va_list ap;
 
-	if (!le->o.progress)
+	if (!progress)
 		return;
-	fprintf(le->o.progress, "%s: waiting for the machine's run lock, held by %s\n",
-		le->o.command, holder);
-	fflush(le->o.progress);
+	fprintf(progress, "%s: ", command);
+	va_start(ap, fmt);
+	vfprintf(progress, fmt, ap);
+	va_end(ap);
+	fputc('\n', progress);
+	fflush(progress);
 }
 
-/*
- * The machine's run lock for a batch, as kdelta run takes it (waiting):
- * 0 when held, 1 when a signal came first (res->signal), -1 on errors.
- */
-static int take_run_lock(struct local_executor *le, struct run_lock *lock,
-			 struct measure_result *res, struct kd_err *err)
+struct lock_wait {
+	const char *command;
+	FILE *progress;
+};
+
+static void lock_waiting(const char *holder, void *arg)
+{
+	const struct lock_wait *lw = arg;
+
+	executor_say(lw->progress, lw->command,
+		     "waiting for the machine's run lock, held by %s", holder);
+}
+
+int executor_take_run_lock(struct run_lock *lock, const char *command,
+			   const struct work_dir *wd, int cancel_fd,
+			   FILE *progress, int *signal, struct kd_err *err)
 {
 	char *path = run_lock_path();
-	char *who = xasprintf("kdelta %s (pid %ld, work dir %s)",
-			      le->o.command, (long)getpid(),
-			      le->o.work_dir->path);
+	char *who = xasprintf("kdelta %s (pid %ld, work dir %s)", command,
+			      (long)getpid(), wd->path);
+	struct lock_wait lw = { command, progress };
 	int ret = 0;
 
-	switch (run_lock_take(lock, path, who, true, le->o.cancel_fd,
-			      lock_waiting, le, err)) {
+	switch (run_lock_take(lock, path, who, true, cancel_fd, lock_waiting,
+			      &lw, err)) {
 	case RUN_LOCK_TAKEN:
 		break;
 	case RUN_LOCK_CANCELLED:
-		res->signal = proc_caught_signal(le->o.cancel_fd);
+		*signal = proc_caught_signal(cancel_fd);
 		ret = 1;
 		break;
 	default:
@@ -484,6 +500,18 @@ static int take_run_lock(struct local_executor *le, struct run_lock *lock,
 	free(who);
 	free(path);
 	return ret;
+}
+
+/*
+ * The machine's run lock for a batch: 0 when held, 1 when a signal came
+ * first (res->signal), -1 on errors.
+ */
+static int take_run_lock(struct local_executor *le, struct run_lock *lock,
+			 struct measure_result *res, struct kd_err *err)
+{
+	return executor_take_run_lock(lock, le->o.command, le->o.work_dir,
+				      le->o.cancel_fd, le->o.progress,
+				      &res->signal, err);
 }
 
 /*

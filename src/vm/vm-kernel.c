@@ -23,7 +23,7 @@
 #define HEADER_READ 0x1000
 #define VERSION_READ 256
 
-int vm_image_release(const char *image, char **release, struct kd_err *err)
+int vm_image_banner(const char *image, char **banner, struct kd_err *err)
 {
 	unsigned char head[HEADER_READ];
 	char version[VERSION_READ];
@@ -32,7 +32,7 @@ int vm_image_release(const char *image, char **release, struct kd_err *err)
 	ssize_t n;
 	size_t len;
 
-	*release = NULL;
+	*banner = NULL;
 	if (fd < 0)
 		return kd_error(err, "%s: %s", image, strerror(errno));
 	n = pread(fd, head, sizeof(head), 0);
@@ -56,14 +56,28 @@ int vm_image_release(const char *image, char **release, struct kd_err *err)
 	if (n <= 0)
 		return 0;
 	version[n] = '\0';
-	len = strcspn(version, " \n");
-	if (!len || len >= (size_t)n)
+	len = strcspn(version, "\n");
+	if (len >= (size_t)n)
 		return 0;
 	version[len] = '\0';
 	for (size_t i = 0; i < len; i++)
 		if (is_control_char((unsigned char)version[i]))
 			return 0;
-	*release = xstrdup(version);
+	if (len && version[0] != ' ')
+		*banner = xstrdup(version);
+	return 0;
+}
+
+int vm_image_release(const char *image, char **release, struct kd_err *err)
+{
+	char *banner;
+
+	*release = NULL;
+	if (vm_image_banner(image, &banner, err) < 0)
+		return -1;
+	if (banner)
+		*release = xstrndup(banner, strcspn(banner, " "));
+	free(banner);
 	return 0;
 }
 

@@ -317,7 +317,7 @@ static void test_modules(void)
 	free(dir);
 }
 
-/* The release in a bzImage's setup header; what is none is said. */
+/* The release and version string in a bzImage's setup header; what is none is said. */
 static void test_image_release(void)
 {
 	char *dir = tmp_dir(), *path = xasprintf("%s/vmlinuz", dir), *release;
@@ -334,6 +334,16 @@ static void test_image_release(void)
 	CHECK(vm_image_release(path, &release, &err) == 0);
 	CHECK_STR(release, "6.1.0-50-cloud-amd64");
 	free(release);
+	CHECK(vm_image_banner(path, &release, &err) == 0);
+	CHECK_STR(release, "6.1.0-50-cloud-amd64 (debian-kernel@lists.debian.org) #1 SMP");
+	free(release);
+	/* A string that begins with a blank names no release. */
+	image[0x1000] = ' ';
+	CHECK(write_file_atomic(path, image, sizeof(image), &err) == 0);
+	CHECK(vm_image_banner(path, &release, &err) == 0);
+	CHECK(release == NULL);
+	CHECK(vm_image_release(path, &release, &err) == 0);
+	CHECK(release == NULL);
 	memset(image + 0x202, 0, 4);
 	CHECK(write_file_atomic(path, image, sizeof(image), &err) == 0);
 	CHECK(vm_image_release(path, &release, &err) == -1);
