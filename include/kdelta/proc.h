@@ -166,6 +166,14 @@ void proc_clear(struct proc *p);
 void proc_describe_end(const struct proc *p, struct strbuf *out);
 
 /*
+ * proc_describe_end(), then ": " and the last 2 lines of what the child
+ * printed (output, len bytes), at most 300 bytes, when it printed any:
+ * "exited with status 1: mdadm: cannot open /dev/ram0: No such file".
+ */
+void proc_describe_failure(const struct proc *p, const char *output,
+			   size_t len, struct strbuf *out);
+
+/*
  * The last max_lines non-empty lines of text, joined by " / ", at most
  * max_bytes bytes (a longer tail keeps its end): for one-line messages.
  */

@@ -168,12 +168,7 @@ static void run_setup_hook(struct run *r)
 	} else if (p.end == PROC_CANCELLED) {
 		r->interrupted = true;
 	} else if (p.end != PROC_EXITED || p.status) {
-		proc_describe_end(&p, &how);
-		strbuf_addstr(&how, ": ");
-		text_tail_lines(p.err_buf.buf, p.err_buf.len, 2, 300, &how);
-		strbuf_rtrim(&how);
-		if (how.buf[how.len - 1] == ':')
-			strbuf_setlen(&how, how.len - 1);
+		proc_describe_failure(&p, p.err_buf.buf, p.err_buf.len, &how);
 		run_fail(r, "setup %s", how.buf);
 	}
 	proc_clear(&p);
@@ -244,11 +239,9 @@ static void workload_failure(struct run *r, const struct proc *p)
 	struct strbuf how = STRBUF_INIT, text = STRBUF_INIT;
 	struct kd_err err;
 
-	proc_describe_end(p, &how);
-	if (read_file(errlog, &text, &err) == 0 && text.len) {
-		strbuf_addstr(&how, ": ");
-		text_tail_lines(text.buf, text.len, 2, 300, &how);
-	}
+	if (read_file(errlog, &text, &err) < 0)
+		strbuf_reset(&text);
+	proc_describe_failure(p, text.buf, text.len, &how);
 	run_fail(r, "%s %s", r->prefix, how.buf);
 	strbuf_release(&text);
 	strbuf_release(&how);

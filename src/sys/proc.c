@@ -620,6 +620,18 @@ void proc_describe_end(const struct proc *p, struct strbuf *out)
 	}
 }
 
+void proc_describe_failure(const struct proc *p, const char *output,
+			   size_t len, struct strbuf *out)
+{
+	struct strbuf tail = STRBUF_INIT;
+
+	proc_describe_end(p, out);
+	text_tail_lines(output ? output : "", output ? len : 0, 2, 300, &tail);
+	if (tail.len)
+		strbuf_addf(out, ": %s", tail.buf);
+	strbuf_release(&tail);
+}
+
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
