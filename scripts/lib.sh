@@ -11,8 +11,9 @@ DEMO_PACKAGES="xfsprogs"
 # to render the plots, linux-perf for the perf-stat and perf-profile
 # monitors, slurm-wlm and munge for the robot's private Slurm cluster;
 # qemu-system-x86 to boot Debian's kernels for kdelta run --kernel, which
-# tests/vm/kernels.sh fetches with apt-get download).
-TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux msmtp python3-aiosmtpd chromium linux-perf slurm-wlm munge qemu-system-x86"
+# tests/vm/kernels.sh fetches with apt-get download; mdadm for md RAID,
+# in those guests or on a host whose kernel has md).
+TEST_PACKAGES="python3 git e2fsprogs xfsprogs btrfs-progs util-linux msmtp python3-aiosmtpd chromium linux-perf slurm-wlm munge qemu-system-x86 mdadm"
 # To fuzz (scripts/test.sh runs each libFuzzer target for a while): clang
 # and its libFuzzer.
 FUZZ_PACKAGES="clang libclang-rt-dev"

@@ -15,6 +15,8 @@
  *       a sparse backing file of <size> on a private tmpfs (a RAM disk, as
  *       LKP's brd), a loop device kdelta attaches itself, mkfs, mounted with
  *       fs_mount_options;
+ *   disk: <N>BRD_<size>, md: RAID0|... and fs: xfs|ext4|btrfs
+ *       N such RAM disks, an md array over them (kdelta/md.h), mkfs on it;
  *   fs: tmpfs
  *       a private tmpfs (size from disk if given);
  *   neither
@@ -46,22 +48,15 @@ int disk_brd_parse(const char *disk, unsigned *count, uint64_t *size,
 int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err);
 
 /*
- * The md RAID levels a job's "md" may name (LKP's RAID0, RAID1, ...),
- * NULL-terminated: the md parameter's choices.  Such jobs load and
- * expand; their runs fail with "md RAID is not built into kdelta's
- * runner".
- */
-extern const char *const disk_md_levels[];
-
-/*
  * Sets up the file system in the run's workspace (its mounts and loop
  * device recorded in the workspace's state before each is made; mkfs runs
  * in the workspace's cgroup) and creates the work directory in it.  On
  * failure, whatever was set up is undone before returning.  With
  * brd_module (the path of the brd module's file: a guest's kdelta, see
- * kdelta/vm.h), the RAM disk is the brd module's /dev/ram0 instead, the
- * module loaded with the disk's size for the run and unloaded after it,
- * as LKP does.
+ * kdelta/vm.h), the RAM disks are the brd module's /dev/ram0... instead,
+ * the module loaded with the disks' number and size for the run and
+ * unloaded after it, as LKP does.  With md, the array is made over the
+ * disks and stopped by the teardown, before the disks go.
  */
 int fs_setup(const struct jnode *job_root, struct workspace *ws,
 	     const char *brd_module, struct fs_mount **out,

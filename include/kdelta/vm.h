@@ -449,7 +449,7 @@ struct runner_summary;
 #define VM_DEFAULT_CPUS 2
 #define VM_DEFAULT_BOOT_TIMEOUT 120.0
 #define VM_DEFAULT_TIMEOUT 3600.0
-/* Memory of a guest: this, plus the largest 1BRD_<size> of the jobs. */
+/* Memory of a guest: this, plus the largest <N>BRD_<size> of the jobs (all N). */
 #define VM_BASE_MEMORY (1ULL << 30)
 
 struct vm_options {

@@ -93,7 +93,7 @@ static void run_usage(FILE *out)
 		"                        default), else QEMU's emulation (TCG)\n"
 		"    --vm-cpus N         guest CPUs (default %d; 1 with instructions)\n"
 		"    --vm-memory SIZE    guest memory (default 1G plus the largest\n"
-		"                        1BRD_<size> of the jobs)\n"
+		"                        <N>BRD_<size> of the jobs, all N disks)\n"
 		"    --vm-boot-timeout DURATION  from QEMU's start to kdelta in the\n"
 		"                        guest saying hello (default %.0fs)\n"
 		"    --vm-timeout DURATION  the longest one boot may take (default %.0fm)\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kdelta/disk.h"
+#include "kdelta/md.h"
 #include "kdelta/job.h"
 #include "kdelta/key-result.h"
 #include "kdelta/monitor.h"
@@ -65,9 +66,9 @@ static const struct param_spec common_params[] = {
 	{ .name = "disk", .type = PARAM_STRING, .check = check_disk,
 	  .lkp_option = true,
 	  .help = "the disk to make the file system on: <N>BRD_<size>, N RAM disks of that size (loop devices over sparse files on a private tmpfs), like 1BRD_48G; needs fs, and md when N is more than 1" },
-	{ .name = "md", .type = PARAM_CHOICE, .choices = disk_md_levels,
+	{ .name = "md", .type = PARAM_CHOICE, .choices = md_levels,
 	  .lkp_option = true, .choice_not_built_in = true,
-	  .help = "LKP: md RAID over the disk's RAM disks (mdadm), like RAID0 over 4BRD_12G; such jobs load and are named as LKP names them, but md RAID is not built into kdelta's runner: their runs fail, saying so" },
+	  .help = "LKP: an md RAID array over the disk's RAM disks, made with mdadm (chunk 256K, as lkp-tests), like RAID0 over 4BRD_12G, the file system made on it; needs a kernel with md (a guest's: kdelta run --kernel)" },
 	{ .name = "fs", .type = PARAM_CHOICE, .choices = disk_fs_names,
 	  .lkp_option = true, .choice_not_built_in = true,
 	  .help = "the file system to make on the disk; xfs, ext4 and btrfs need a disk, tmpfs takes its size from one if given" },

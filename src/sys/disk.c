@@ -30,6 +30,7 @@
 #include "kdelta/disk.h"
 #include "kdelta/kmod.h"
 #include "kdelta/loop.h"
+#include "kdelta/md.h"
 #include "kdelta/mount.h"
 #include "kdelta/proc.h"
 #include "kdelta/workdir.h"
@@ -94,10 +95,12 @@ struct fs_mount {
 	struct mounted brd, mnt;
 	struct loop_dev loops[DISK_MAX_BRD];
 	unsigned nloops;		/* attached, or recorded */
+	struct md_array md;		/* the array over them, with md */
+	int md_recorded;		/* a killed kdelta's array N, or -1 */
 	bool brd_module;		/* the brd module is loaded: /dev/ram0 */
 };
 
-/* The device of the brd module's only RAM disk (rd_nr=1). */
+/* The device of the brd module's first RAM disk. */
 #define BRD_DEVICE "/dev/ram0"
 
 static const char *nonempty(const char *s)
@@ -184,61 +187,18 @@ static int parse_brd(const char *disk, unsigned *count, uint64_t *size,
 	return 0;
 }
 
-const char *const disk_md_levels[] = {
-	"RAID0", "RAID1", "RAID5", "RAID6", "RAID10", NULL,
-};
-
-/* The fewest disks of each md level, in the order of disk_md_levels. */
-static const unsigned md_min_disks[] = { 2, 2, 3, 4, 2 };
-
-/*
- * md needs a block file system on enough RAM disks; several RAM disks
- * need md to make one device of them, the one file system of a run.
- */
+/* md's, on the job's disk when it is a well-formed <N>BRD_<size>. */
 static int md_constraints(const struct jnode *job, const char **at,
 			  struct kd_err *err)
 {
 	const char *disk = jnode_str(job, "disk");
-	const char *fs = jnode_str(job, "fs");
-	const char *md = nonempty(jnode_str(job, "md"));
-	unsigned count = 0;
+	unsigned count;
 	uint64_t size;
 
 	if (!disk || disk_brd_parse(disk, &count, &size, NULL))
 		return 0;	/* fs_constraints(), or the disk's own check */
-	if (!md && count > 1) {
-		*at = "disk";
-		return kd_error(err, "disk: %s is %u RAM disks and a run has one file system: add md: RAID0 (or another level) to make one device of them, or use 1BRD_<size>",
-				disk, count);
-	}
-	if (!md)
-		return 0;
-	*at = "md";
-	if (!strcmp(fs, "tmpfs"))
-		return kd_error(err, "md: %s needs a file system made on a disk (xfs, ext4, btrfs), not tmpfs",
-				md);
-	for (size_t i = 0; disk_md_levels[i]; i++)
-		if (!strcmp(md, disk_md_levels[i]) && count < md_min_disks[i])
-			return kd_error(err, "md: %s needs at least %u disks, and disk: %s has %u",
-					md, md_min_disks[i], disk, count);
-	return 0;
-}
-
-/*
- * How many disks' worth of data the device holds: the one disk, or an
- * md array of count disks.  Twice that, to count RAID10's halves.
- */
-static unsigned data_halves(const char *md, unsigned count)
-{
-	if (!md || !strcmp(md, "RAID1"))
-		return 2;
-	if (!strcmp(md, "RAID0"))
-		return 2 * count;
-	if (!strcmp(md, "RAID5"))
-		return count > 1 ? 2 * (count - 1) : 0;
-	if (!strcmp(md, "RAID6"))
-		return count > 2 ? 2 * (count - 2) : 0;
-	return count;	/* RAID10: two copies of everything */
+	return md_disk_constraints(nonempty(jnode_str(job, "md")), disk,
+				   count, jnode_str(job, "fs"), at, err);
 }
 
 /*
@@ -259,7 +219,7 @@ static int size_constraints(const struct jnode *job, const char **at,
 	if (!block || !block->min_size || !disk ||
 	    disk_brd_parse(disk, &count, &size, NULL))
 		return 0;
-	halves = data_halves(md, count);
+	halves = md_data_halves(md, count);
 	if (!halves || size / 2 * halves >= block->min_size)
 		return 0;
 	*at = "disk";
@@ -472,22 +432,6 @@ static int attach_backing_file(struct fs_mount *m, const struct fs_config *c,
 }
 
 /*
- * md RAID over the RAM disks: kdelta loads, expands and names such jobs,
- * but does not make md arrays; it says so, and why it could not here
- * anyway, before it sets anything up.
- */
-static int check_md(const struct fs_config *c, struct kd_err *err)
-{
-	if (!c->md)
-		return 0;
-	if (access("/proc/mdstat", F_OK))
-		return kd_error(err, "md: %s over %s is not built into kdelta's runner, which makes a file system on one RAM disk (1BRD_<size>); nor has this kernel md (CONFIG_MD: no /proc/mdstat)",
-				c->md, c->disk);
-	return kd_error(err, "md: %s over %s is not built into kdelta's runner, which makes a file system on one RAM disk (1BRD_<size>)",
-			c->md, c->disk);
-}
-
-/*
  * The line of mkfs's output that says what went wrong: its "ERROR:" lines
  * (mkfs.btrfs), else its first line (mkfs.xfs prints its usage after it).
  */
@@ -575,6 +519,35 @@ static int load_brd(struct fs_mount *m, const struct fs_config *c,
 	return 0;
 }
 
+/*
+ * The md array over the disks, its number recorded before mdadm makes it.
+ * Another array made between our look and mdadm's (a kdelta run
+ * --concurrent beside this one) fails the run with mdadm's message.
+ */
+static int make_md(struct fs_mount *m, const struct fs_config *c,
+		   struct kd_err *err)
+{
+	char names[DISK_MAX_BRD][32];
+	const char *members[DISK_MAX_BRD];
+	int number = md_free_number(0);
+
+	if (number < 0)
+		return kd_error(err, "md: no free /dev/mdN");
+	for (unsigned i = 0; i < c->disks; i++) {
+		if (m->brd_module)
+			snprintf(names[i], sizeof(names[i]), "/dev/ram%u", i);
+		else
+			snprintf(names[i], sizeof(names[i]), "%s",
+				 m->loops[i].path);
+		members[i] = names[i];
+	}
+	if (workspace_record(m->ws, err, "md", "%d", number) < 0)
+		return -1;
+	m->md.number = number;
+	snprintf(m->md.path, sizeof(m->md.path), "/dev/md%d", number);
+	return md_create(&m->md, c->md, members, c->disks, m->cgroup, err);
+}
+
 static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
 			   const char *brd_module, struct kd_err *err)
 {
@@ -586,7 +559,7 @@ static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
 	char *what;
 	int ret;
 
-	if (check_md(c, err))
+	if (c->md && md_check(&m->md, c->md, c->disk, err))
 		return -1;
 	if (brd_module) {
 		if (load_brd(m, c, brd_module, err))
@@ -598,7 +571,9 @@ static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
 			if (attach_backing_file(m, c, i, err))
 				return -1;
 	}
-	device = brd_module ? BRD_DEVICE : m->loops[0].path;
+	if (c->md && make_md(m, c, err))
+		return -1;
+	device = c->md ? m->md.path : brd_module ? BRD_DEVICE : m->loops[0].path;
 	if (run_mkfs(c, device, m->cgroup, err))
 		return -1;
 	what = xasprintf("%s (%s)", c->fs, device);
@@ -636,7 +611,12 @@ static char *describe(const struct fs_mount *m, const struct fs_config *c)
 	struct strbuf sb = STRBUF_INIT, mount_point = STRBUF_INIT,
 		      fstype = STRBUF_INIT;
 
-	if (c->block && m->brd_module)
+	if (c->block && c->md)
+		strbuf_addf(&sb, "%s on %s (md %s over %s%s: mdadm --detail says %s)",
+			    c->fs, m->md.path, c->md, c->disk,
+			    m->brd_module ? ", the brd module" : "",
+			    m->md.report);
+	else if (c->block && m->brd_module)
 		strbuf_addf(&sb, "%s on %s (%s, the brd module)", c->fs,
 			    BRD_DEVICE, c->disk);
 	else if (c->block)
@@ -701,6 +681,8 @@ static struct fs_mount *fs_mount_new(int ws_fd, const char *ws_path)
 		m->loops[i] = no_loop;
 	m->brd.name = "brd";
 	m->mnt.name = "mnt";
+	m->md = (struct md_array)MD_ARRAY_INIT;
+	m->md_recorded = -1;
 	return m;
 }
 
@@ -783,11 +765,25 @@ static void fs_mount_free(struct fs_mount *m)
 	free(m);
 }
 
+/* Stops the md array, ours or a killed kdelta's. */
+static void stop_md(struct fs_mount *m, struct strbuf *problems)
+{
+	struct kd_err e;
+
+	if (md_stop(&m->md, &e) < 0)
+		note_problem(problems, &e);
+	if (m->md_recorded >= 0 &&
+	    md_recover(m->md_recorded, m->ws_path, &e) < 0)
+		note_problem(problems, &e);
+	m->md_recorded = -1;
+}
+
 /*
- * Unmounts the file system, detaches the loop device, unmounts the RAM
- * disk's tmpfs, in this order, each confirmed; the workspace's removal
- * removes the directories and the backing file.  The brd tmpfs is not
- * unmounted while the loop device may still hold its file.
+ * Unmounts the file system, stops the md array, detaches the loop
+ * devices, unmounts the RAM disk's tmpfs, in this order, each confirmed;
+ * the workspace's removal removes the directories and the backing files.
+ * The brd tmpfs is not unmounted while a loop device may still hold its
+ * file.
  */
 static int teardown(struct fs_mount *m, int *unmounted, struct kd_err *err)
 {
@@ -800,7 +796,10 @@ static int teardown(struct fs_mount *m, int *unmounted, struct kd_err *err)
 	m->work_fd = -1;
 	if (m->mnt.id)
 		unmount_one(m, &m->mnt, &problems, unmounted);
-	/* A file system left mounted lazily holds the loop devices. */
+	/* A file system left mounted lazily holds the array. */
+	if (!problems.len)
+		stop_md(m, &problems);
+	/* Or the loop devices, as an array left does. */
 	for (unsigned i = 0, busy = problems.len > 0; i < m->nloops; i++) {
 		if (loop_detach(&m->loops[i], busy, &e) < 0) {
 			note_problem(&problems, &e);
@@ -876,6 +875,8 @@ int fs_recover(int ws_fd, const char *ws_path, const char *state,
 			recover_mount(m, record + 7);
 		else if (!strncmp(record, "loop: ", 6))
 			recover_loop(m, record + 6);
+		else if (!strncmp(record, "md: ", 4))
+			m->md_recorded = atoi(record + 4);
 		free(record);
 		line += len + (line[len] == '\n');
 	}

@@ -82,11 +82,12 @@ static uint64_t guest_memory(const struct batch *b)
 		return b->vo->memory;
 	for (size_t j = 0; j < b->n_jobs; j++) {
 		const char *disk = jnode_str(b->jobs[j]->root, "disk");
+		unsigned count;
 		uint64_t size;
 
-		if (disk && *disk && !disk_brd_size(disk, &size, NULL) &&
-		    size > largest)
-			largest = size;
+		if (disk && *disk && !disk_brd_parse(disk, &count, &size, NULL) &&
+		    size * count > largest)
+			largest = size * count;
 	}
 	return VM_BASE_MEMORY + largest;
 }

@@ -8,6 +8,7 @@
  * Modules go to VM_GUEST_DIR/modules/, decompressed, and the guest's
  * configuration lists them in load order.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "kdelta/disk.h"
+#include "kdelta/md.h"
 #include "kdelta/proc.h"
 #include "kdelta/util.h"
 #include "kdelta/vm.h"
@@ -244,12 +246,41 @@ static const char *fs_module_config(const char *fs)
 	       !strcmp(fs, "ext4") ? "CONFIG_EXT4_FS" : "CONFIG_BTRFS_FS";
 }
 
+/*
+ * md: mdadm, and the md modules loaded at boot: md_mod and the level's
+ * personality with what they depend on (raid456: async_tx, xor, raid6_pq,
+ * ...), so that mdadm finds the level there.
+ */
+static int add_md_needs(struct builder *b, const char *md, const char *what,
+			struct kd_err *err)
+{
+	const char *module = md_module(md);
+	char config[32], *why, *why_level;
+	int ret = add_tool(b, "mdadm", what, "mdadm", err);
+	size_t i;
+
+	/* CONFIG_MD_RAID0 for raid0, CONFIG_MD_RAID456 for raid456. */
+	for (i = 0; module && module[i] && i + 1 < sizeof(config); i++)
+		config[i] = (char)toupper((unsigned char)module[i]);
+	config[i] = '\0';
+	why = xasprintf("md: %s needs CONFIG_BLK_DEV_MD", md);
+	why_level = xasprintf("md: %s needs CONFIG_MD_%s", md, config);
+	if (!ret)
+		ret = need_module(b, &b->boot, "md_mod", why, err);
+	if (!ret && module)
+		ret = need_module(b, &b->boot, module, why_level, err);
+	free(why_level);
+	free(why);
+	return ret;
+}
+
 /* What one job needs in the guest: tools, modules. */
 static int add_job_needs(struct builder *b, const struct job *job,
 			 struct kd_err *err)
 {
 	const char *disk = jnode_str(job->root, "disk");
 	const char *fs = jnode_str(job->root, "fs");
+	const char *md = jnode_str(job->root, "md");
 	const struct jnode *exec = jnode_get(job->root, "exec");
 	char *what = xasprintf("job %s", job->name);
 	int ret = 0;
@@ -257,6 +288,8 @@ static int add_job_needs(struct builder *b, const struct job *job,
 	if (disk && *disk)
 		ret = need_module(b, &b->brd, "brd",
 				  "disk: 1BRD_<size> needs CONFIG_BLK_DEV_RAM", err);
+	if (!ret && md && *md)
+		ret = add_md_needs(b, md, what, err);
 	if (!ret && fs && *fs && strcmp(fs, "tmpfs")) {
 		char *mkfs = xasprintf("mkfs.%s", fs);
 		char *why = xasprintf("fs: %s needs %s", fs, fs_module_config(fs));
