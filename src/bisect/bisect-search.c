@@ -80,11 +80,16 @@ static char *look_tag(const char *good, const char *bad, const char *commit)
 			 commit);
 }
 
-/* The rounds of a look so far; *most: the most runs a commit has. */
+/*
+ * The rounds of a look so far; *most: the most runs a commit has; *last:
+ * every commit has --max-runs (one stopped between the runs of a round,
+ * killed or on a test box rebooted into the next kernel, completes that
+ * round first).
+ */
 static int load_rounds(struct search *s, const char *tag,
 		       const char *const *commits, size_t n,
 		       struct bisect_round **rounds, size_t *nrounds,
-		       size_t *most, struct kd_err *err)
+		       size_t *most, bool *last, struct kd_err *err)
 {
 	struct tagged_runs rec[BISECT_ROUND_MAX];
 	const struct tagged_runs *ptr[BISECT_ROUND_MAX];
@@ -92,6 +97,7 @@ static int load_rounds(struct search *s, const char *tag,
 	int ret = 0;
 
 	*most = 0;
+	*last = true;
 	for (; loaded < n && !ret; loaded++) {
 		ret = s->env->records(s->env->arg, commits[loaded], tag,
 				      &rec[loaded], err);
@@ -100,6 +106,8 @@ static int load_rounds(struct search *s, const char *tag,
 		ptr[loaded] = &rec[loaded];
 		if (rec[loaded].n > *most)
 			*most = rec[loaded].n;
+		if (rec[loaded].n < s->o->max_runs)
+			*last = false;
 	}
 	if (!ret)
 		*nrounds = bisect_pair_rounds(ptr, n, rounds);
@@ -228,10 +236,9 @@ static int compare_ends(struct search *s, const char *a, const char *b,
 		free(rounds);
 		rounds = NULL;
 		ret = load_rounds(s, tag, commits, 2, &rounds, &nrounds, &most,
-				  err);
+				  &last, err);
 		if (ret < 0)
 			break;
-		last = most >= s->o->max_runs;
 		bisect_compare_ends(&d, rounds, nrounds, s->o->runs, last,
 				    direction, out, &compared);
 		if (out->verdict != SEQ_CONTINUE || f->which < 2)
@@ -330,12 +337,11 @@ static int test_commit(struct search *s, const char *hash, struct tested *t,
 		free(rounds);
 		rounds = NULL;
 		ret = load_rounds(s, tag, commits, 3, &rounds, &nrounds, &most,
-				  err);
+				  &last, err);
 		if (ret < 0)
 			break;
 		if (first == SIZE_MAX)
 			first = nrounds;
-		last = most >= s->o->max_runs;
 		bisect_classify(rounds, nrounds, s->o->runs, s->o->max_runs,
 				last, s->direction, &c);
 		if (c.verdict != BISECT_UNDECIDED || last || f.which < 3)

@@ -452,15 +452,46 @@ static int measure_runs(struct robot *r, struct robot_test *t,
 }
 
 /*
+ * The most runs base or head has with the test's tag: a robot stopped
+ * between the runs of a round (killed, or a test box rebooted into the
+ * next commit's kernel) completes that round before it looks.
+ */
+static int most_runs(struct robot *r, const struct robot_test *t,
+		     const struct job *job, unsigned *most, struct kd_err *err)
+{
+	const char *commits[] = { t->base, t->head };
+	char *tag = test_tag(t);
+	int ret = 0;
+
+	*most = 0;
+	for (size_t i = 0; i < 2 && r->rex.ex.host && !ret; i++) {
+		char *dir = runner_commit_dir(job, r->cfg->result_root,
+					      r->rex.ex.host, commits[i]);
+		size_t ok, failed;
+
+		ret = measure_count_runs(dir, tag, &ok, &failed, NULL, err);
+		if (!ret && ok > *most)
+			*most = ok > r->cfg->max_runs ? r->cfg->max_runs
+						      : (unsigned)ok;
+		free(dir);
+	}
+	free(tag);
+	return ret;
+}
+
+/*
  * Measures base and head in rounds, --runs at first, then a round more
  * until every workload result is decided (sequential.h) or --max-runs.
  */
 static int measure_test(struct robot *r, struct robot_test *t,
 			const struct job *job, struct kd_err *err)
 {
-	unsigned runs = r->cfg->runs;
+	unsigned runs = r->cfg->runs, most;
 	bool decided = false;
-	int ret = 0;
+	int ret = most_runs(r, t, job, &most, err);
+
+	if (most > runs)
+		runs = most;
 
 	while (!ret && !decided && !stopped(r)) {
 		size_t most = runs;
