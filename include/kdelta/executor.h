@@ -132,7 +132,7 @@ struct executor_ops {
 
 struct executor {
 	const struct executor_ops *ops;
-	const char *name;	/* "local", "slurm" */
+	const char *name;	/* "local", "slurm", "reboot" */
 	/*
 	 * The host the runs are stored under (the store's <host>
 	 * directory), or NULL while the executor cannot know it yet (a
@@ -192,6 +192,21 @@ int local_executor_new(const struct local_executor_opts *o,
 		       struct executor **out, struct kd_err *err);
 
 /*
+ * Whether a build command makes kernels: it names {out}, the directory
+ * it must leave the commit's kernel in, as kdelta run --kernel's PATH
+ * takes it (boot/vmlinuz-<release> and lib/modules/<release>/, or an
+ * image).
+ */
+bool executor_builds_kernels(const char *build);
+
+/*
+ * The build command for one commit: {commit} replaced by its hash, {out}
+ * by out (NULL: left as it is), each quoted for sh.  Caller frees.
+ */
+char *build_command_expand(const char *build, const char *commit,
+			   const char *out);
+
+/*
  * The slurm executor: each request is one Slurm job (sbatch --exclusive
  * --requeue) that clones the repository on the node, builds the commits
  * and runs kdelta run on those that built, interleaved, into the result
@@ -224,6 +239,53 @@ struct slurm_executor_opts {
 
 int slurm_executor_new(const struct slurm_executor_opts *o,
 		       struct executor **out, struct kd_err *err);
+
+/*
+ * The reboot executor (executor-reboot.c): a test box that boots each
+ * commit's kernel itself, as LKP's robot does.  Each commit is built into
+ * {out} (build must name it), kept under state_dir/kernels; before its
+ * boot, its modules are copied to <modules>/<release> and what the boot
+ * must show is written to state_dir/state.json; then the boot command
+ * runs (kexec, or a reboot through the boot loader) and the machine goes
+ * down.  The robot, started again in the new kernel (kdelta-robot(5)),
+ * asks for the same request, and the executor takes that kernel's runs
+ * only when the running kernel's release and version string (uname -r,
+ * uname -v, read from $KDELTA_RUNNING_KERNEL or /proc/sys/kernel) are the
+ * commit's kernel's, runs_per_boot of them.  The boots go in rounds, one
+ * of each commit a round in an order drawn for the round, and the runs of
+ * a request are one batch whose rounds pair across boots (runner.h).  A
+ * boot into another kernel, a boot command that fails, and a boot that
+ * did not come back within timeout seconds store that commit's runs as
+ * failed with the reason, and the others go on.  The runs are stored
+ * under this machine's host name.
+ */
+#define REBOOT_DEFAULT_COMMAND \
+	"kexec -l {image} --reuse-cmdline && sync && kexec -e"
+#define REBOOT_DEFAULT_MODULES "/lib/modules"
+#define REBOOT_DEFAULT_TIMEOUT 600.0
+#define REBOOT_DEFAULT_RUNS_PER_BOOT 1
+/* A directory read instead of /proc/sys/kernel: a simulated boot's. */
+#define REBOOT_RUNNING_ENV "KDELTA_RUNNING_KERNEL"
+
+struct reboot_executor_opts {
+	const char *repo;		/* the work tree the kernels are built in */
+	const char *build;		/* sh -c template naming {out} */
+	const char *result_root;	/* absolute */
+	const struct work_dir *work_dir;	/* private, opened */
+	const char *boot;	/* sh -c template: {image}, {release}, {out},
+				 * {commit} replaced */
+	const char *modules;	/* where a kernel's modules are installed */
+	double timeout;		/* seconds from the boot command to the runs */
+	unsigned runs_per_boot;
+	const char *state_dir;	/* absolute; must survive a reboot */
+	int cancel_fd;
+	FILE *log;		/* the runner's lines */
+	FILE *progress;		/* "robot: ..." lines */
+	const char *command;	/* "robot" */
+};
+
+int reboot_executor_new(const struct reboot_executor_opts *o,
+			struct executor **out, struct kd_err *err);
 
 /*
  * The store executor: it measures nothing, and answers from the store what

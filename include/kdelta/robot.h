@@ -27,6 +27,7 @@
 #define ROBOT_RETRY_FIRST 10.0
 #define ROBOT_STATE_FILE ".kdelta/robot.db"	/* in the result root */
 #define ROBOT_SLURM_DIR ".kdelta/slurm"		/* in the result root */
+#define ROBOT_REBOOT_DIR ".kdelta/reboot"	/* in the result root */
 #define ROBOT_SLURM_POLL 10.0	/* seconds between looks at a Slurm job */
 #define ROBOT_SLURM_TIMEOUT 120.0	/* the longest a Slurm command may take */
 /* A branch to watch, and what its heads are compared with. */
@@ -69,7 +70,7 @@ struct robot_config {
 	char *work_dir;		/* NULL: the default private work directory */
 	char *state;		/* the SQLite file, absolute */
 	double interval;	/* seconds */
-	char *executor;		/* "local", "slurm" */
+	char *executor;		/* "local", "slurm", "reboot" */
 	struct robot_slurm {
 		char *partition, *account, *constraint;	/* NULL: Slurm's */
 		char *kdelta;	/* the program on the nodes */
@@ -78,6 +79,13 @@ struct robot_config {
 		double poll;	/* seconds */
 		double timeout;	/* seconds */
 	} slurm;
+	struct robot_reboot {
+		char *command;	/* the boot command ({image} ...) */
+		char *modules;	/* absolute */
+		double timeout;	/* seconds */
+		unsigned runs_per_boot;
+		char *state_dir;	/* absolute: the result root's */
+	} reboot;
 	struct robot_mail mail;
 };
 

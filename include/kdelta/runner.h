@@ -96,6 +96,20 @@ struct runner_opts {
 	bool no_matrix;
 	unsigned first_round;
 	const char *brd_module;
+	/*
+	 * kdelta.batch of the runs: NULL, one drawn for this batch; else
+	 * this one (16 hex digits), and their kdelta.round counted from
+	 * first_round on, so that the runs of several runners pair into the
+	 * rounds of one batch: a test box's, whose every boot runs one
+	 * commit (executor.h's reboot executor).
+	 */
+	const char *batch;
+	/*
+	 * Non-NULL: the runs are stored failed with this reason, and
+	 * nothing runs: a test box that did not boot the commit's kernel
+	 * has no run of it to take.
+	 */
+	const char *fail_reason;
 };
 
 struct runner_summary {

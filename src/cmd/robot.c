@@ -31,8 +31,9 @@ static const char robot_usage[] =
 	"\n"
 	"Watches the branches of a git repository that CONFIG.yaml names: for every\n"
 	"new head, measures it and its base (its parent, or the merge-base with a\n"
-	"base branch) with each job, interleaved on one machine (this one, or\n"
-	"a Slurm node: the executor), a round more at a time until every\n"
+	"base branch) with each job, interleaved on one machine (this one, a\n"
+	"Slurm node, or this one rebooted into each commit's kernel: the\n"
+	"executor), a round more at a time until every\n"
 	"workload result is decided (a sequential test) or max-runs.  When a\n"
 	"workload result regressed, bisects between base and head as kdelta\n"
 	"bisect does, and mails the first bad commit once\n"
@@ -261,8 +262,21 @@ static int executor_new(const struct robot_config *cfg,
 		.command = "robot",
 	};
 
+	struct reboot_executor_opts ro = {
+		.repo = cfg->repo, .build = cfg->build,
+		.result_root = cfg->result_root, .work_dir = lo->work_dir,
+		.boot = cfg->reboot.command, .modules = cfg->reboot.modules,
+		.timeout = cfg->reboot.timeout,
+		.runs_per_boot = cfg->reboot.runs_per_boot,
+		.state_dir = cfg->reboot.state_dir,
+		.cancel_fd = lo->cancel_fd, .log = lo->log, .progress = stderr,
+		.command = "robot",
+	};
+
 	if (!strcmp(cfg->executor, "slurm"))
 		return slurm_executor_new(&so, out, err);
+	if (!strcmp(cfg->executor, "reboot"))
+		return reboot_executor_new(&ro, out, err);
 	return local_executor_new(lo, out, err);
 }
 

@@ -20,6 +20,7 @@
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
+#include "kdelta/vm.h"
 #include "kdelta/workdir.h"
 
 #include "executor-internal.h"
@@ -117,6 +118,32 @@ char *measure_setup_command(const char *repo, const char *build,
 	return strbuf_detach(&sb);
 }
 
+bool executor_builds_kernels(const char *build)
+{
+	return build && strstr(build, "{out}") != NULL;
+}
+
+char *build_command_expand(const char *build, const char *commit,
+			   const char *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = build;
+
+	for (;;) {
+		const char *c = strstr(p, "{commit}");
+		const char *o = out ? strstr(p, "{out}") : NULL;
+		const char *hit = c && (!o || c < o) ? c : o;
+
+		if (!hit)
+			break;
+		strbuf_add(&sb, p, (size_t)(hit - p));
+		shell_quote(&sb, hit == c ? commit : out);
+		p = hit + (hit == c ? strlen("{commit}") : strlen("{out}"));
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb);
+}
+
 struct local_executor {
 	struct executor ex;
 	struct local_executor_opts o;
@@ -152,25 +179,18 @@ static void add_build_error(struct strbuf *why, const struct strbuf *text)
 		strbuf_setlen(why, why->len - 1);
 }
 
-/* BUILD_ERROR: the build cache's work tree could not be made (err). */
-enum build_end { BUILD_OK, BUILD_FAILED, BUILD_STOPPED, BUILD_ERROR };
-
-/*
- * Builds the checked-out commit in the work tree dir, in a workspace's
- * cgroup, so that nothing the build starts outlives it, nor a kill -9 of
- * kdelta beyond the next start (workdir.h).  Its output goes to
- * <work dir>/build-<commit>.log.
- */
-static enum build_end build(const struct local_executor *le,
-			    const char *dir, const char *hash,
-			    struct strbuf *why, struct kd_err *err)
+enum build_end executor_build(const struct local_executor_opts *o,
+			      const char *dir, const char *hash,
+			      const char *out, const char *log_path,
+			      struct strbuf *why, struct kd_err *err)
 {
 	struct strbuf command = STRBUF_INIT;
-	char *expanded = setup_command_expand(le->o.build, hash);
+	char *expanded = build_command_expand(o->build, hash, out);
 	char *env_commit = xasprintf("KDELTA_COMMIT=%s", hash);
-	const char *env[] = { env_commit, NULL };
-	char *log = xasprintf("%s/build-" SHORT ".log", le->o.work_dir->path,
-			      hash);
+	char *env_out = out ? xasprintf("KDELTA_OUT=%s", out) : NULL;
+	const char *env[] = { env_commit, env_out, NULL };
+	char *log = log_path ? xstrdup(log_path) :
+		    xasprintf("%s/build-" SHORT ".log", o->work_dir->path, hash);
 	enum build_end end = BUILD_FAILED;
 	struct proc p = PROC_INIT;
 	struct workspace ws;
@@ -181,8 +201,11 @@ static enum build_end build(const struct local_executor *le,
 	p.shell = command.buf;
 	p.env = env;
 	p.out_path = log;
-	p.cancel_fd = le->o.cancel_fd;
-	if (workspace_create(le->o.work_dir, &ws, NULL, err) < 0) {
+	/* A log that is kept holds the errors too. */
+	if (log_path)
+		p.err = PROC_TO_OUT;
+	p.cancel_fd = o->cancel_fd;
+	if (workspace_create(o->work_dir, &ws, NULL, err) < 0) {
 		strbuf_addstr(why, err->msg);
 		goto out;
 	}
@@ -194,8 +217,15 @@ static enum build_end build(const struct local_executor *le,
 	} else if (p.end == PROC_EXITED && !p.status) {
 		end = BUILD_OK;
 	} else {
+		struct strbuf text = STRBUF_INIT;
+		struct kd_err rerr;
+
 		proc_describe_end(&p, why);
-		add_build_error(why, &p.err_buf);
+		if (log_path && read_file(log_path, &text, &rerr) == 0)
+			add_build_error(why, &text);
+		else
+			add_build_error(why, &p.err_buf);
+		strbuf_release(&text);
 	}
 	if (workspace_remove(&ws, err) < 0 && end == BUILD_OK) {
 		end = BUILD_FAILED;
@@ -206,7 +236,73 @@ out:
 	strbuf_release(&command);
 	free(log);
 	free(env_commit);
+	free(env_out);
 	free(expanded);
+	return end;
+}
+
+/* The builds of the local executor: no {out}, the log in the work dir. */
+static enum build_end build(const struct local_executor *le,
+			    const char *dir, const char *hash,
+			    struct strbuf *why, struct kd_err *err)
+{
+	return executor_build(&le->o, dir, hash, NULL, NULL, why, err);
+}
+
+#define KERNEL_MARK ".kdelta-kernel"	/* in a {out} built whole */
+
+enum build_end executor_build_kernel(const struct local_executor_opts *o,
+				     const char *cache, const char *hash,
+				     struct vm_kernel *k, struct strbuf *why,
+				     struct kd_err *err)
+{
+	char *out = xasprintf("%s/%s", cache, hash);
+	char *mark = xasprintf("%s/" KERNEL_MARK, out);
+	char *log = xasprintf("%s/%s.log", cache, hash);
+	enum build_end end = BUILD_FAILED;
+	struct kd_err kerr;
+	double start;
+
+	vm_kernel_release(k);
+	if (path_exists(mark) && vm_kernel_resolve(hash, out, k, &kerr) == 0) {
+		executor_say(o->progress, o->command,
+			     SHORT ": its kernel, built before: %s", hash, out);
+		end = BUILD_OK;
+		goto done;
+	}
+	/* What a killed or failed build left half made goes first. */
+	if (remove_tree(out, &kerr) < 0 || mkdir_p(out, &kerr) < 0) {
+		strbuf_addf(why, "{out} %s: %s", out, kerr.msg);
+		goto done;
+	}
+	if (git_checkout(o->repo, hash, err) < 0) {
+		end = BUILD_ERROR;
+		goto done;
+	}
+	executor_say(o->progress, o->command,
+		     SHORT ": building its kernel (log: %s)", hash, log);
+	start = now_monotonic();
+	end = executor_build(o, o->repo, hash, out, log, why, err);
+	if (end == BUILD_OK)
+		executor_say(o->progress, o->command,
+			     SHORT ": kernel built in %.0f s: %s", hash,
+			     now_monotonic() - start, out);
+	if (end == BUILD_OK && vm_kernel_resolve(hash, out, k, &kerr) < 0) {
+		strbuf_addf(why, "the build left no kernel in {out}: %s",
+			    kerr.msg);
+		end = BUILD_FAILED;
+	}
+	if (end == BUILD_OK &&
+	    write_file_atomic(mark, hash, strlen(hash), &kerr) < 0) {
+		strbuf_addstr(why, kerr.msg);
+		end = BUILD_FAILED;
+	}
+	if (end == BUILD_FAILED)
+		strbuf_addf(why, " (build log: %s)", log);
+done:
+	free(log);
+	free(mark);
+	free(out);
 	return end;
 }
 

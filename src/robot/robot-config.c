@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kdelta/compare.h"
+#include "kdelta/executor.h"
 #include "kdelta/git.h"
 #include "kdelta/mail.h"
 #include "kdelta/params.h"
@@ -25,7 +26,10 @@
 static const char *const top_keys[] = {
 	"repository", "branches", "jobs", "build", "install", "runs",
 	"max-runs", "min-change", "key-result", "result-root", "work-dir",
-	"state", "interval", "mail", "executor", "slurm", NULL,
+	"state", "interval", "mail", "executor", "slurm", "reboot", NULL,
+};
+static const char *const reboot_keys[] = {
+	"command", "modules", "timeout", "runs-per-boot", NULL,
 };
 static const char *const slurm_keys[] = {
 	"partition", "account", "constraint", "kdelta", "job-dir", "work-dir",
@@ -36,7 +40,7 @@ static const char *const mail_keys[] = {
 	"from", "to", "cc", "author", "sendmail", "repository", NULL,
 };
 /* The executors this kdelta has. */
-static const char *const executors[] = { "local", "slurm", NULL };
+static const char *const executors[] = { "local", "slurm", "reboot", NULL };
 
 struct loader {
 	const char *name;	/* the file, for messages */
@@ -358,7 +362,7 @@ static int executor(const struct loader *ld, const struct jnode *node)
 			ld->cfg->executor = xstrdup(s);
 			return 0;
 		}
-	return node_error(ld, node, "executor: unknown executor '%s'; this kdelta has 'local' and 'slurm'",
+	return node_error(ld, node, "executor: unknown executor '%s'; this kdelta has 'local', 'slurm' and 'reboot'",
 			  s);
 }
 
@@ -420,6 +424,50 @@ static int slurm(const struct loader *ld, const struct jnode *node)
 	if (!s->job_dir)
 		s->job_dir = xasprintf("%s/%s", ld->cfg->result_root,
 				       ROBOT_SLURM_DIR);
+	return 0;
+}
+
+/* "reboot": the test box that boots each commit's kernel itself. */
+static int reboot(const struct loader *ld, const struct jnode *root,
+		  const struct jnode *node)
+{
+	struct robot_reboot *r = &ld->cfg->reboot;
+	const struct jnode *v;
+	struct kd_err e;
+
+	if (node && strcmp(ld->cfg->executor, "reboot"))
+		return node_error(ld, node, "reboot: only with 'executor: reboot'");
+	if (!executor_builds_kernels(ld->cfg->build))
+		return node_error(ld, jnode_get(root, "build"),
+				  "build: the reboot executor boots kernels: the build must name {out}, where it leaves the commit's kernel");
+	if ((v = jnode_get(root, "install")))
+		return node_error(ld, v, "install: not with 'executor: reboot', which keeps each commit's kernel as its build left it");
+	/* "reboot:" with nothing under it: every key at its default */
+	if (node && node->kind == JNODE_SCALAR && !*node->scalar)
+		node = NULL;
+	if (node && (expect_map(ld, node, "reboot") < 0 ||
+		     check_keys(ld, node, reboot_keys, "reboot: ") < 0))
+		return -1;
+	r->timeout = REBOOT_DEFAULT_TIMEOUT;
+	r->runs_per_boot = REBOOT_DEFAULT_RUNS_PER_BOOT;
+	r->state_dir = xasprintf("%s/%s", ld->cfg->result_root,
+				 ROBOT_REBOOT_DIR);
+	if (node && (((v = jnode_get(node, "command")) &&
+		      string(ld, v, "reboot: command", &r->command) < 0) ||
+		     ((v = jnode_get(node, "modules")) &&
+		      path_value(ld, v, "reboot: modules", &r->modules) < 0) ||
+		     ((v = jnode_get(node, "runs-per-boot")) &&
+		      count_value(ld, v, "reboot: runs-per-boot",
+				  &r->runs_per_boot) < 0)))
+		return -1;
+	if (node && (v = jnode_get(node, "timeout")) &&
+	    (!scalar(ld, v, "reboot: timeout") ||
+	     parse_duration(v->scalar, &r->timeout, &e) < 0 || r->timeout <= 0))
+		return node_error(ld, v, "reboot: timeout: expected a duration such as 10m");
+	if (!r->command)
+		r->command = xstrdup(REBOOT_DEFAULT_COMMAND);
+	if (!r->modules)
+		r->modules = xstrdup(REBOOT_DEFAULT_MODULES);
 	return 0;
 }
 
@@ -518,6 +566,9 @@ static int load_root(const struct loader *ld, const struct jnode *root)
 		return -1;
 	if (!cfg->executor)
 		cfg->executor = xstrdup("local");
+	if ((!strcmp(cfg->executor, "reboot") || jnode_get(root, "reboot")) &&
+	    reboot(ld, root, jnode_get(root, "reboot")) < 0)
+		return -1;
 	if (!strcmp(cfg->executor, "slurm") || jnode_get(root, "slurm"))
 		return slurm(ld, jnode_get(root, "slurm"));
 	return 0;
@@ -629,6 +680,9 @@ void robot_config_release(struct robot_config *cfg)
 	free(cfg->slurm.kdelta);
 	free(cfg->slurm.job_dir);
 	free(cfg->slurm.work_dir);
+	free(cfg->reboot.command);
+	free(cfg->reboot.modules);
+	free(cfg->reboot.state_dir);
 	mail_addresses_release(&cfg->mail.from);
 	mail_addresses_release(&cfg->mail.to);
 	mail_addresses_release(&cfg->mail.cc);

@@ -94,7 +94,10 @@ static void record_init(struct run *r)
 		set_scalar(r->kdelta, RUN_RECORD_SETUP, r->b->opts->setup);
 	record_order(r);
 	set_scalar(r->kdelta, RUN_RECORD_BATCH, r->b->batch_id);
-	set_number(r->kdelta, RUN_RECORD_ROUND, "%.0f", r->step->round);
+	/* A batch given goes on over several runners: its rounds go on too. */
+	set_number(r->kdelta, RUN_RECORD_ROUND, "%.0f",
+		   (double)r->step->round +
+		   (r->b->opts->batch ? r->b->opts->first_round : 0));
 	if (r->b->opts->tag)
 		set_scalar(r->kdelta, RUN_RECORD_TAG, r->b->opts->tag);
 	run_record_set(r->record, r->commit, r->b->machine.hostname,
@@ -499,7 +502,9 @@ static int run_one(struct run *r, struct kd_err *err)
 		run_cleanup(r, &usage);
 		return -1;
 	}
-	if (r->b->opts->setup && !interrupted(r))
+	if (r->b->opts->fail_reason)
+		run_fail(r, "%s", r->b->opts->fail_reason);
+	if (r->b->opts->setup && !r->failure.len && !interrupted(r))
 		run_setup_hook(r);
 	if (!r->failure.len && !interrupted(r))
 		run_prepare(r);
@@ -701,7 +706,11 @@ int runner_run(struct job *const *jobs, size_t n_jobs,
 	int ret = 0;
 
 	memset(summary, 0, sizeof(*summary));
-	snprintf(b.batch_id, sizeof(b.batch_id), "%016" PRIx64, random_u64());
+	if (opts->batch)
+		snprintf(b.batch_id, sizeof(b.batch_id), "%s", opts->batch);
+	else
+		snprintf(b.batch_id, sizeof(b.batch_id), "%016" PRIx64,
+			 random_u64());
 	for (size_t j = 0; j < n_jobs; j++) {
 		const struct workload *wl = workload_of_job(jobs[j]);
 

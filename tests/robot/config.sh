@@ -67,7 +67,7 @@ config 'branches: [main]\njobs: job.yaml\nbuild: make\nmail: {author: false}\n'
 expect_error 2 "kdelta robot: c.yaml:5:7: mail: no recipient: give 'to', or leave 'author' true" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: cloud\n'
-expect_error 2 "kdelta robot: c.yaml:5:11: executor: unknown executor 'cloud'; this kdelta has 'local' and 'slurm'" \
+expect_error 2 "kdelta robot: c.yaml:5:11: executor: unknown executor 'cloud'; this kdelta has 'local', 'slurm' and 'reboot'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nslurm: {partition: perf}\n'
 expect_error 2 "kdelta robot: c.yaml:5:8: slurm: only with 'executor: slurm'" \
@@ -134,4 +134,26 @@ if command -v man >/dev/null; then
 	out=$(man --warnings -E UTF-8 -l -Tutf8 -Z "$SRCDIR/man/kdelta-robot.5" 2>&1 >/dev/null)
 	[ -z "$out" ] || fail "kdelta-robot.5 renders with warnings: $out"
 fi
+# executor: reboot: a build that makes kernels, its own section only.
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make\nexecutor: reboot\n'
+expect_error 2 "kdelta robot: c.yaml:4:8: build: the reboot executor boots kernels: the build must name {out}, where it leaves the commit's kernel" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nreboot: {timeout: 1m}\n'
+expect_error 2 "kdelta robot: c.yaml:5:9: reboot: only with 'executor: reboot'" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nreboot: {timeout: soon}\n'
+expect_error 2 "kdelta robot: c.yaml:6:19: reboot: timeout: expected a duration such as 10m" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nreboot: {kexec: yes}\n'
+expect_error 2 "kdelta robot: c.yaml:6:10: reboot: unknown key 'kexec'; see kdelta-robot(5)" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nreboot: {runs-per-boot: 0}\n'
+expect_error 2 "kdelta robot: c.yaml:6:25: reboot: runs-per-boot: expected a number of runs from 1 to 1000, got '0'" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\ninstall: cp x /y\nexecutor: reboot\n'
+expect_error 2 "kdelta robot: c.yaml:5:10: install: not with 'executor: reboot', which keeps each commit's kernel as its build left it" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nslurm: {partition: perf}\n'
+expect_error 2 "kdelta robot: c.yaml:6:8: slurm: only with 'executor: slurm'" \
+	"$KDELTA" robot --once c.yaml
 finish
