@@ -70,6 +70,7 @@ struct measure_result {
 };
 
 struct executor;
+struct vm_options;
 
 /*
  * A whole bisection handed to another system (a Slurm node), which runs
@@ -186,16 +187,32 @@ struct local_executor_opts {
 	 */
 	const char *command;
 	FILE *progress;
+	/*
+	 * Commits that are kernels (executor_builds_kernels(build)): each is
+	 * built once into a directory of its own, {out}, and booted in a
+	 * virtual machine with these options (kdelta/vm.h; kernels unset),
+	 * the commits' boots interleaved in rounds.  NULL otherwise.
+	 */
+	const struct vm_options *vm;
+	/*
+	 * With vm: NULL, each commit's {out} is in a workspace of the
+	 * executor's, gone when it is released; else it is
+	 * <kernel_cache>/<full hash>, kept, and one that holds KERNEL_MARK
+	 * is not built again; the build's log is <kernel_cache>/<hash>.log.
+	 */
+	const char *kernel_cache;
 };
+
+/* In a kept {out}: the kernel there was built whole (its commit's hash). */
+#define KERNEL_MARK ".kdelta-kernel"
 
 int local_executor_new(const struct local_executor_opts *o,
 		       struct executor **out, struct kd_err *err);
 
 /*
- * Whether a build command makes kernels: it names {out}, the directory
- * it must leave the commit's kernel in, as kdelta run --kernel's PATH
- * takes it (boot/vmlinuz-<release> and lib/modules/<release>/, or an
- * image).
+ * Whether a build command makes kernels: it names {out}, the directory it
+ * must leave the commit's kernel in, as kdelta run --kernel's PATH takes
+ * it (boot/vmlinuz-* and lib/modules/<release>/, or an image).
  */
 bool executor_builds_kernels(const char *build);
 
@@ -235,6 +252,13 @@ struct slurm_executor_opts {
 	int cancel_fd;			/* readable: stop waiting */
 	FILE *progress;			/* "robot: Slurm job 12 ..." lines */
 	const char *command;		/* "robot" */
+	/*
+	 * Commits that are kernels (as the local executor's): the job builds
+	 * each into a directory of its clone's on the node and runs kdelta
+	 * run --kernel there with these options (a bisection: kdelta bisect
+	 * with them); the node boots the VMs.
+	 */
+	const struct vm_options *vm;
 };
 
 int slurm_executor_new(const struct slurm_executor_opts *o,

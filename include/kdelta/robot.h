@@ -10,6 +10,7 @@
 #include "kdelta/job.h"
 #include "kdelta/key-result.h"
 #include "kdelta/mail.h"
+#include "kdelta/vm.h"
 
 /*
  * kdelta robot: watches branches of a repository, measures every new head
@@ -56,7 +57,9 @@ struct robot_config {
 	size_t n_branches;
 	struct job_set *job_files;	/* one set per file of "jobs" */
 	size_t n_job_files;
-	char *build;		/* sh -c in repo; {commit} replaced */
+	char *build;		/* sh -c in repo; {commit} replaced, and
+				 * {out}: then commits are kernels, booted
+				 * in virtual machines (vm) */
 	char *install;		/* NULL, or sh -c in a commit's build tree:
 				 * each commit built once (executor.h) */
 	/*
@@ -87,6 +90,11 @@ struct robot_config {
 		char *state_dir;	/* absolute: the result root's */
 	} reboot;
 	struct robot_mail mail;
+	/*
+	 * "vm": the --vm-* options of the kernels' boots, for a build that
+	 * names {out} (kdelta/vm.h; kernels unset, files and append owned).
+	 */
+	struct vm_options vm;
 };
 
 /*

@@ -416,6 +416,18 @@ struct vm_import {
 	const char *host;		/* the guest's host name */
 	json_t *vm;			/* recorded as kdelta.vm: merged in */
 	struct workspace *ws;		/* records the temporary directory */
+	/*
+	 * The host's batch, recorded as kdelta.batch over the guest's own
+	 * (each boot is a batch of the guest's runner, but runs of one round
+	 * of the host's boots ran alongside each other), and runner_opts.tag
+	 * as kdelta.tag (NULL: none): bisect and the robot pair the runs of
+	 * one batch and round, and count those with their tag.  The guest
+	 * numbers its rounds from 0 in each boot: round_base (the rounds of
+	 * the commit's boots before this one) is added to its kdelta.round.
+	 */
+	const char *batch;
+	const char *tag;
+	unsigned round_base;
 };
 
 /*
@@ -433,7 +445,7 @@ int vm_import_run(const struct vm_import *im, const char *data, size_t len,
 
 /*
  * A run that did not come back: job.yaml (the job, commit, host,
- * kdelta.vm), the console log, and "failed: <reason> (console log:
+ * kdelta.vm, the batch, its round and tag), the console log, and "failed: <reason> (console log:
  * <its path in the run directory>)", in place at once in the same way.
  */
 int vm_import_failed(const struct vm_import *im, unsigned round,
@@ -474,7 +486,7 @@ struct vm_options {
  * that fails fails the runs it did not bring back, with the reason and
  * its console log, and the batch goes on.  The runner's options give the
  * rest (labels, runs, warmup, store, work directory, seed, cancel_fd,
- * progress).  Returns as runner_run() does.
+ * progress, tag).  Returns as runner_run() does.
  */
 int vm_batch_run(struct job *const *jobs, size_t n_jobs,
 		 const struct runner_opts *o, const struct vm_options *vo,

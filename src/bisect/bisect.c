@@ -418,6 +418,34 @@ static int bisect_all(struct bisect *b, struct kd_err *err)
 	return ret;
 }
 
+/*
+ * An executor that learns the host its runs go under by measuring (the
+ * local one booting kernels, before it knows whether KVM works here) is
+ * asked for none of good's and bad's runs first: that builds and probes.
+ */
+static int learn_host(const struct bisect_opts *opts,
+		      struct bisect_result *res, struct kd_err *err)
+{
+	const char *commits[] = { opts->good, opts->bad };
+	struct measure_request req = {
+		.job = opts->job, .commits = commits, .n_commits = 2, .runs = 0,
+	};
+	struct measure_result mres;
+	int ret = executor_measure(opts->executor, &req, &mres, err);
+
+	if (ret == 0 && mres.signal) {
+		res->signal = mres.signal;
+		res->end = BISECT_STOPPED;
+	}
+	for (size_t i = 0; i < 2 && ret == 0 && !opts->executor->host; i++)
+		if (mres.outcome[i] == MEASURE_BUILD_FAILED)
+			ret = kd_error(err, "%s %s does not build: %s",
+				       i ? "--bad" : "--good", commits[i],
+				       mres.why[i]);
+	measure_result_release(&mres);
+	return ret;
+}
+
 int bisect_run(const struct bisect_opts *opts, struct bisect_result *res,
 	       struct kd_err *err)
 {
@@ -426,6 +454,10 @@ int bisect_run(const struct bisect_opts *opts, struct bisect_result *res,
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->log);
+	if (!opts->executor->host && learn_host(opts, res, err) < 0)
+		return -1;
+	if (res->end == BISECT_STOPPED)
+		return 0;
 	if (!opts->executor->host)
 		return kd_error(err, "bisect: the %s executor does not know where the runs are stored yet",
 				opts->executor->name);
@@ -509,7 +541,9 @@ int bisect_report_write(struct bisect_result *res,
 {
 	static const char *const labels[] = { "bisect-good", "bisect-bad" };
 	const struct comparison *cmps[] = { &res->cmp };
-	char *setup = measure_setup_command(repo_shown ? repo_shown : opts->repo,
+	/* A build of kernels is no --setup: the runs were in guests. */
+	char *setup = executor_builds_kernels(build) ? NULL :
+		      measure_setup_command(repo_shown ? repo_shown : opts->repo,
 					    build, install);
 	int ret;
 

@@ -29,6 +29,8 @@
 #include "kdelta/run-recover.h"
 #include "kdelta/workdir.h"
 
+#include "vm-args.h"
+
 #define BISECT_DEFAULT_MAX_RUNS 10
 
 static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -39,8 +41,8 @@ static void bisect_usage(FILE *out)
 		"usage: kdelta bisect --repo DIR --good G --bad B --build CMD\n"
 		"                     [--install CMD] [--metric M] [--runs N]\n"
 		"                     [--max-runs N] [--min-change PCT]\n"
-		"                     [--result-root DIR]\n"
-		"                     [--work-dir DIR] [--report FILE] JOB.yaml\n"
+		"                     [--result-root DIR] [--work-dir DIR]\n"
+		"                     [--report FILE] [--vm-... options] JOB.yaml\n"
 		"\n"
 		"Finds the first commit between G (good) and B (bad) of the git repository\n"
 		"DIR that changed a metric of the job: shows that G and B differ, then\n"
@@ -59,7 +61,13 @@ static void bisect_usage(FILE *out)
 		"    --build CMD         builds and installs the checked-out commit, before\n"
 		"                        every run (with --install: builds it, once);\n"
 		"                        {commit} is replaced by the full hash,\n"
-		"                        $KDELTA_COMMIT set; a failing build skips the commit\n"
+		"                        $KDELTA_COMMIT set; a failing build skips the commit.\n"
+		"                        A build that names {out} ($KDELTA_OUT) makes a\n"
+		"                        kernel there, as kdelta run --kernel's PATH: each\n"
+		"                        commit's kernel is built once and booted in\n"
+		"                        virtual machines, the job run inside (the --vm-*\n"
+		"                        options below)\n"
+
 		"    --install CMD       with it, each commit is built once, in a work tree\n"
 		"                        of its own in the work directory, and 'sh -c CMD'\n"
 		"                        runs there before each run to put that build in\n"
@@ -82,14 +90,18 @@ static void bisect_usage(FILE *out)
 		"    --report FILE       also write the robot's mail about the first bad\n"
 		"                        commit to FILE ('-': standard output)\n"
 		"\n"
+		"Kernels in virtual machines (a --build that names {out}):\n",
+		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
+		COMPARE_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
+	vm_args_usage(out);
+	fprintf(out,
+		"\n"
 		"Exit status: 0 first bad commit found, 1 it could not be found (good or\n"
 		"bad failed to build or run, only skipped commits left, undecided), 2 bad\n"
 		"usage or input, 3 good and bad do not differ, 4 the results could not be\n"
 		"written (disk full, read-only), 6 good and bad undecided at --max-runs,\n"
 		"128+N stopped by signal N.\n"
-		"See kdelta(1).\n",
-		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
-		COMPARE_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
+		"See kdelta(1).\n");
 }
 
 struct bisect_args {
@@ -97,6 +109,7 @@ struct bisect_args {
 	const char *build, *install, *result_root, *work_dir, *report;
 	long runs, max_runs;
 	struct job_set set;
+	struct vm_args vm;	/* a build that names {out} */
 };
 
 /* "kdelta bisect: <problem>" (cmd_error()); returns -1. */
@@ -152,6 +165,8 @@ static int take_option(struct bisect_args *a, int c, const char *arg)
 	case 'M': return parse_count("--max-runs", arg, 2, &a->max_runs);
 	case 'c': return parse_min_change(arg, &a->o.min_change);
 	}
+	if (vm_args_is(c))
+		return vm_args_take(&a->vm, c, arg, "bisect");
 	return 0;
 }
 
@@ -171,6 +186,7 @@ static int parse_options(int argc, char **argv, struct bisect_args *a)
 		{ "result-root", required_argument, NULL, 'R' },
 		{ "work-dir", required_argument, NULL, 'W' },
 		{ "report", required_argument, NULL, 'o' },
+		VM_ARGS_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_parser p = { "bisect", "", options, 0, "" };
@@ -190,6 +206,20 @@ static int parse_options(int argc, char **argv, struct bisect_args *a)
 	return 0;
 }
 
+/* A build of kernels: the --vm-* options; no --install. */
+static int check_kernels(struct bisect_args *a)
+{
+	if (!executor_builds_kernels(a->build)) {
+		if (a->vm.first)
+			return usage_error("--%s goes with a --build that makes kernels (one that names {out})",
+					   a->vm.first);
+		return 0;
+	}
+	if (a->install)
+		return usage_error("--install does not go with a --build that makes kernels: each commit's kernel is built once into {out} and booted from there");
+	return vm_args_check(&a->vm, "bisect");
+}
+
 /* The required options and the job file. */
 static int check_args(struct bisect_args *a, int argc, char **argv)
 {
@@ -202,6 +232,8 @@ static int check_args(struct bisect_args *a, int argc, char **argv)
 		if (!given[i] || !*given[i])
 			return usage_error("%s is required; see 'kdelta bisect --help'",
 					   required[i]);
+	if (check_kernels(a) < 0)
+		return -1;
 	if (a->max_runs < a->runs || a->max_runs < BISECT_MIN_REPRODUCE_RUNS)
 		return usage_error("--max-runs %ld must be at least --runs (%ld) and at least %d",
 				   a->max_runs, a->runs,
@@ -398,6 +430,7 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 		.result_root = a->o.result_root, .work_dir = wd,
 		.cancel_fd = a->o.cancel_fd,
 		.command = "bisect", .progress = stderr,
+		.vm = executor_builds_kernels(a->build) ? &a->vm.vo : NULL,
 	};
 	struct bisect_result res;
 	struct kd_err err = { .status = 0 };
@@ -413,7 +446,13 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 		fclose(lo.log);
 		return KD_EXIT_FAIL;
 	}
-	if (bisect_run(&a->o, &res, &err) < 0) {
+	status = bisect_run(&a->o, &res, &err);
+	/*
+	 * The executor goes first, with what it built for the bisection
+	 * (kernels in {out}): the report says what is there after it.
+	 */
+	executor_release(a->o.executor);
+	if (status < 0) {
 		cmd_error("bisect", "%s", err.msg);
 		status = kd_err_status(&err, res.store_failed ? KD_EXIT_WRITE
 							      : KD_EXIT_FAIL);
@@ -421,7 +460,6 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 		status = print_result(a, &res);
 	}
 	bisect_result_release(&res);
-	executor_release(a->o.executor);
 	fclose(lo.log);
 	return status;
 }
@@ -473,5 +511,6 @@ int cmd_bisect(int argc, char **argv)
 	if (r == 0 && check_args(&a, argc, argv) == 0)
 		status = bisect(&a);
 	job_set_release(&a.set);
+	vm_args_release(&a.vm);
 	return status;
 }

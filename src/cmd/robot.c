@@ -259,7 +259,7 @@ static int executor_new(const struct robot_config *cfg,
 		.kdelta = cfg->slurm.kdelta, .poll = cfg->slurm.poll,
 		.timeout = cfg->slurm.timeout,
 		.cancel_fd = lo->cancel_fd, .progress = stderr,
-		.command = "robot",
+		.command = "robot", .vm = lo->vm,
 	};
 
 	struct reboot_executor_opts ro = {
@@ -325,6 +325,7 @@ static int robot_locked(const struct robot_args *a,
 		.result_root = cfg->result_root, .work_dir = &wd,
 		.cancel_fd = cancel_fd,
 		.command = "robot", .progress = stderr,
+		.vm = executor_builds_kernels(cfg->build) ? &cfg->vm : NULL,
 	};
 	struct robot_opts o = { .cfg = cfg, .cancel_fd = cancel_fd,
 				.log = stderr };

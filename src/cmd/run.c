@@ -25,6 +25,8 @@
 #include "kdelta/workdir.h"
 #include "kdelta/workload.h"
 
+#include "vm-args.h"
+
 static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void run_usage(FILE *out)
@@ -83,29 +85,11 @@ static void run_usage(FILE *out)
 		"    --kernel LABEL=PATH boot PATH (a kernel image, or a directory with\n"
 		"                        boot/vmlinuz-* and lib/modules/<release>/) in\n"
 		"                        QEMU and run the jobs there, stored as commit\n"
-		"                        LABEL (repeatable; instead of --commits)\n"
-		"    --vm-runs-per-boot N  runs of each job in one boot (default %d)\n"
-		"    --vm-clock real|instructions  the guest's clock: real time (default),\n"
-		"                        or executed instructions (QEMU's TCG, -icount:\n"
-		"                        1 ns an instruction, one CPU; nearly noise-free,\n"
-		"                        but no caches, I/O latency or contention)\n"
-		"    --vm-accel auto|kvm|tcg  KVM where it boots a guest (probed once,\n"
-		"                        default), else QEMU's emulation (TCG)\n"
-		"    --vm-cpus N         guest CPUs (default %d; 1 with instructions)\n"
-		"    --vm-memory SIZE    guest memory (default 1G plus the largest\n"
-		"                        <N>BRD_<size> of the jobs, all N disks)\n"
-		"    --vm-boot-timeout DURATION  from QEMU's start to kdelta in the\n"
-		"                        guest saying hello (default %.0fs)\n"
-		"    --vm-timeout DURATION  the longest one boot may take (default %.0fm)\n"
-		"    --vm-append ARGS    more of the guest kernel's command line\n"
-		"    --vm-file PATH      a program or file the guest needs besides the\n"
-		"                        job's own tools, with its libraries (repeatable)\n"
-		"\n"
-		"Workloads:\n",
+		"                        LABEL (repeatable; instead of --commits)\n",
 		JOB_DEFAULT_RUNS, WORK_DIR_ROOT_DEFAULT,
-		RUNNER_DEFAULT_MAX_RUNS, COMPARE_DEFAULT_MIN_CHANGE,
-		VM_DEFAULT_RUNS_PER_BOOT, VM_DEFAULT_CPUS,
-		VM_DEFAULT_BOOT_TIMEOUT, VM_DEFAULT_TIMEOUT / 60);
+		RUNNER_DEFAULT_MAX_RUNS, COMPARE_DEFAULT_MIN_CHANGE);
+	vm_args_usage(out);
+	fprintf(out, "\nWorkloads:\n");
 	for (size_t i = 0; workload_registry[i]; i++)
 		fprintf(out, "    %-19s %s\n", workload_registry[i]->section.name,
 			workload_registry[i]->section.summary);
@@ -138,12 +122,7 @@ struct run_args {
 	size_t n_jobs;
 	struct job_set *sets;
 	size_t n_sets;
-	/* --kernel and the --vm-* options */
-	struct vm_options vm;
-	size_t kernels_alloc;
-	const char **vm_files;
-	size_t files_alloc;
-	const char *vm_option;		/* the first --vm-* given, for messages */
+	struct vm_args vm;		/* --kernel and the --vm-* options */
 };
 
 static int parse_count(const char *opt, const char *arg, long min, long *out)
@@ -208,95 +187,27 @@ static uint64_t random_seed(void)
 	return seed;
 }
 
-/* The --vm-* options, by their getopt values from 1000 on. */
-static const char *const vm_option_names[] = {
-	"vm-runs-per-boot", "vm-clock", "vm-accel", "vm-cpus", "vm-memory",
-	"vm-boot-timeout", "vm-timeout", "vm-append", "vm-file",
-};
-
 static int parse_kernel(struct run_args *a, const char *arg)
 {
 	struct kd_err err;
 
-	ALLOC_GROW(a->vm.kernels, a->vm.n_kernels + 1, a->kernels_alloc);
-	if (vm_kernel_parse(arg, &a->vm.kernels[a->vm.n_kernels], &err) < 0) {
+	ALLOC_GROW(a->vm.vo.kernels, a->vm.vo.n_kernels + 1,
+		   a->vm.kernels_alloc);
+	if (vm_kernel_parse(arg, &a->vm.vo.kernels[a->vm.vo.n_kernels],
+			    &err) < 0) {
 		cmd_error("run", "%s", err.msg);
 		return -1;
 	}
-	a->vm.n_kernels++;
-	return 0;
-}
-
-static int parse_choice(const char *opt, const char *arg,
-			const char *const *names, int *out)
-{
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(arg, names[i])) {
-			*out = i;
-			return 0;
-		}
-	cmd_error("run", "--%s expects %s or %s%s%s, not '%s'", opt, names[0],
-		  names[1], names[2] ? " or " : "", names[2] ? names[2] : "",
-		  arg);
-	return -1;
-}
-
-static int parse_vm_option(struct run_args *a, const char *opt,
-			   const char *arg)
-{
-	struct kd_err err;
-	long count;
-	int choice;
-
-	if (!a->vm_option)
-		a->vm_option = opt;
-	if (!strcmp(opt, "vm-runs-per-boot")) {
-		if (parse_count("--vm-runs-per-boot", arg, 1, &count) < 0)
-			return -1;
-		a->vm.runs_per_boot = (unsigned)count;
-	} else if (!strcmp(opt, "vm-cpus")) {
-		if (parse_count("--vm-cpus", arg, 1, &count) < 0)
-			return -1;
-		a->vm.cpus = (unsigned)count;
-	} else if (!strcmp(opt, "vm-clock")) {
-		if (parse_choice(opt, arg, vm_clock_names, &choice) < 0)
-			return -1;
-		a->vm.clock = (enum vm_clock)choice;
-	} else if (!strcmp(opt, "vm-accel")) {
-		if (parse_choice(opt, arg, vm_accel_names, &choice) < 0)
-			return -1;
-		a->vm.accel = (enum vm_accel)choice;
-	} else if (!strcmp(opt, "vm-memory")) {
-		if (parse_size(arg, &a->vm.memory, &err) < 0 ||
-		    a->vm.memory < (64ULL << 20)) {
-			cmd_error("run", "--vm-memory expects a size of 64M or more, like 2G, not '%s'",
-				  arg);
-			return -1;
-		}
-	} else if (!strcmp(opt, "vm-boot-timeout") || !strcmp(opt, "vm-timeout")) {
-		double *d = opt[3] == 'b' ? &a->vm.boot_timeout : &a->vm.timeout;
-
-		if (parse_duration(arg, d, &err) < 0 || !(*d > 0)) {
-			cmd_error("run", "--%s expects a duration, like 90s or 10m, not '%s'",
-				  opt, arg);
-			return -1;
-		}
-	} else if (!strcmp(opt, "vm-append")) {
-		a->vm.append = arg;
-	} else {
-		ALLOC_GROW(a->vm_files, a->vm.n_files + 1, a->files_alloc);
-		a->vm_files[a->vm.n_files++] = arg;
-		a->vm.files = a->vm_files;
-	}
+	a->vm.vo.n_kernels++;
 	return 0;
 }
 
 /* What --kernel excludes, and what the --vm-* options need. */
 static int check_vm_options(struct run_args *a)
 {
-	if (!a->vm.n_kernels) {
-		if (a->vm_option) {
-			cmd_error("run", "--%s goes with --kernel", a->vm_option);
+	if (!a->vm.vo.n_kernels) {
+		if (a->vm.first) {
+			cmd_error("run", "--%s goes with --kernel", a->vm.first);
 			return -1;
 		}
 		return 0;
@@ -313,21 +224,7 @@ static int check_vm_options(struct run_args *a)
 		cmd_error("run", "--until-decided does not go with --kernel: give the runs (--runs)");
 		return -1;
 	}
-	if (a->vm.clock == VM_CLOCK_INSTRUCTIONS && a->vm.accel == VM_ACCEL_KVM) {
-		cmd_error("run", "--vm-clock instructions is QEMU's emulation (TCG), not KVM");
-		return -1;
-	}
-	if (a->vm.clock == VM_CLOCK_INSTRUCTIONS && a->vm.cpus > 1) {
-		cmd_error("run", "--vm-clock instructions runs one guest CPU (QEMU's instruction counting brings up no second one)");
-		return -1;
-	}
-	if (!a->vm.runs_per_boot)
-		a->vm.runs_per_boot = VM_DEFAULT_RUNS_PER_BOOT;
-	if (!a->vm.boot_timeout)
-		a->vm.boot_timeout = VM_DEFAULT_BOOT_TIMEOUT;
-	if (!a->vm.timeout)
-		a->vm.timeout = VM_DEFAULT_TIMEOUT;
-	return 0;
+	return vm_args_check(&a->vm, "run");
 }
 
 static int parse_options(int argc, char **argv, struct run_args *a)
@@ -349,15 +246,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "concurrent", no_argument, NULL, 'x' },
 		{ "tag", required_argument, NULL, 't' },
 		{ "kernel", required_argument, NULL, 'k' },
-		{ "vm-runs-per-boot", required_argument, NULL, 1000 },
-		{ "vm-clock", required_argument, NULL, 1001 },
-		{ "vm-accel", required_argument, NULL, 1002 },
-		{ "vm-cpus", required_argument, NULL, 1003 },
-		{ "vm-memory", required_argument, NULL, 1004 },
-		{ "vm-boot-timeout", required_argument, NULL, 1005 },
-		{ "vm-timeout", required_argument, NULL, 1006 },
-		{ "vm-append", required_argument, NULL, 1007 },
-		{ "vm-file", required_argument, NULL, 1008 },
+		VM_ARGS_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_parser p = { "run", "", options, 0, "" };
@@ -430,15 +319,15 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 			if (parse_kernel(a, optarg) < 0)
 				return -1;
 			break;
-		case 1000: case 1001: case 1002: case 1003: case 1004:
-		case 1005: case 1006: case 1007: case 1008:
-			if (parse_vm_option(a, vm_option_names[c - 1000], optarg) < 0)
-				return -1;
-			break;
 		case CMD_HELP:
 			run_usage(stdout);
 			return 1;
 		default:
+			if (vm_args_is(c)) {
+				if (vm_args_take(&a->vm, c, optarg, "run") < 0)
+					return -1;
+				break;
+			}
 			cmd_error("run", "%s", err.msg);
 			return -1;
 		}
@@ -505,9 +394,9 @@ static int parse_commits(struct run_args *a)
 	size_t alloc = 0;
 	int ret = 0;
 
-	if (a->vm.n_kernels) {
-		for (size_t i = 0; i < a->vm.n_kernels && !ret; i++)
-			ret = add_label(a, a->vm.kernels[i].label, &alloc, &err);
+	if (a->vm.vo.n_kernels) {
+		for (size_t i = 0; i < a->vm.vo.n_kernels && !ret; i++)
+			ret = add_label(a, a->vm.vo.kernels[i].label, &alloc, &err);
 		if (ret < 0)
 			cmd_error("run", "%s", err.msg);
 		return ret;
@@ -581,10 +470,7 @@ static void run_args_release(struct run_args *a)
 		job_set_release(&a->sets[i]);
 	free(a->sets);
 	free(a->jobs);
-	for (size_t i = 0; i < a->vm.n_kernels; i++)
-		vm_kernel_release(&a->vm.kernels[i]);
-	free(a->vm.kernels);
-	free(a->vm_files);
+	vm_args_release(&a->vm);
 }
 
 /* The exit status of a finished (or stopped) batch, after saying why. */
@@ -726,8 +612,9 @@ static int run_batch(struct run_args *a)
 	} else if ((status = take_run_lock(a, &wd, o.cancel_fd, &lock)) !=
 		   KD_EXIT_OK) {
 		;
-	} else if ((a->vm.n_kernels ?
-		    vm_batch_run(a->jobs, a->n_jobs, &o, &a->vm, &summary, &err) :
+	} else if ((a->vm.vo.n_kernels ?
+		    vm_batch_run(a->jobs, a->n_jobs, &o, &a->vm.vo, &summary,
+				 &err) :
 		    runner_run(a->jobs, a->n_jobs, &o, &summary, &err)) < 0) {
 		status = report_failure(&summary, &err);
 		runner_summary_release(&summary);

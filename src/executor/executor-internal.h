@@ -2,30 +2,26 @@
 #ifndef KDELTA_EXECUTOR_INTERNAL_H
 #define KDELTA_EXECUTOR_INTERNAL_H
 
-/* What the executors of src/executor/ share (executor.c has them). */
+/* What the executors of src/executor/ share (executor-common.c has most). */
 
 #include <stdio.h>
 
 #include "kdelta/err.h"
 #include "kdelta/executor.h"
 #include "kdelta/strbuf.h"
+#include "kdelta/vm.h"
 
-struct run_lock;
-struct vm_kernel;
-struct work_dir;
+/* Hashes in file names and messages: 12 digits, as robot mails have. */
+#define SHORT "%.12s"
 
 /* BUILD_ERROR: not the commit's fault (a work tree, git): err says. */
 enum build_end { BUILD_OK, BUILD_FAILED, BUILD_STOPPED, BUILD_ERROR };
 
 /*
- * Builds the checked-out commit hash in the work tree dir with o->build
- * (build_command_expand(): {commit}, and {out} when out is not NULL, also
- * $KDELTA_COMMIT and $KDELTA_OUT), in a workspace's cgroup of
- * o->work_dir, so that nothing the build starts outlives it, nor a kill
- * -9 of kdelta beyond the next start (workdir.h).  Its stdout goes to
- * log, with its stderr (NULL: <work dir>/build-<commit>.log, stdout
- * only).  Why it failed goes to why: its first line that says "error",
- * else its last.
+ * Runs o->build for the checked-out commit hash in the work tree dir
+ * ({commit} and {out} replaced, $KDELTA_COMMIT and $KDELTA_OUT set; out
+ * NULL: none), in a workspace's cgroup, its output into log (NULL:
+ * <work dir>/build-<commit>.log, its stderr kept only for why).
  */
 enum build_end executor_build(const struct local_executor_opts *o,
 			      const char *dir, const char *hash,
@@ -33,21 +29,66 @@ enum build_end executor_build(const struct local_executor_opts *o,
 			      struct strbuf *why, struct kd_err *err);
 
 /*
- * Commit hash's kernel, kept in <cache>/<hash> ({out}) and resolved into
- * *k (released first): one built there whole before is taken as it is (a
- * rebuilt commit costs nothing); else what is there is removed, the
- * commit checked out in o->repo and built into it (executor_build(), its
- * log <cache>/<hash>.log, kept and named when it fails), and it must then
- * hold a kernel as kdelta run --kernel's PATH takes it.
+ * Commit hash's kernel (executor_builds_kernels()), kept in <cache>/<hash>
+ * ({out}, marked KERNEL_MARK once whole) and resolved into *k (released
+ * first): one built there whole before is taken as it is (a rebuilt
+ * commit costs nothing); else what is there is removed, the commit checked
+ * out in o->repo and built into it (executor_build(), its log
+ * <cache>/<hash>.log, kept and named in why when it fails), and it must
+ * then hold a kernel as kdelta run --kernel's PATH takes it.  The local
+ * executor's kernels and the reboot executor build with it.
  */
 enum build_end executor_build_kernel(const struct local_executor_opts *o,
 				     const char *cache, const char *hash,
 				     struct vm_kernel *k, struct strbuf *why,
 				     struct kd_err *err);
 
+/* A commit's complete runs so far (with the request's tag). */
+struct run_count {
+	size_t ok, failed;
+};
+
+/* Commit i's runs under host. */
+int executor_count(const struct local_executor_opts *o, const char *host,
+		   const struct measure_request *req, size_t i,
+		   struct run_count *c, char **last_failure,
+		   struct kd_err *err);
+
+/*
+ * After a batch: the runs each commit that needs them gained (res->added),
+ * and a commit whose run failed is done with (MEASURE_RUN_FAILED, need[i]
+ * false); have[] is brought up to date.
+ */
+int executor_tally(const struct local_executor_opts *o, const char *host,
+		   const struct measure_request *req,
+		   struct measure_result *res, bool *need,
+		   struct run_count *have, struct kd_err *err);
+
+/*
+ * The local executor's kernels (executor-kernel.c): each commit's built
+ * once into its {out} (the kernel cache's directory, else one of a
+ * workspace that lives as long as the executor), then booted in rounds of
+ * vm_batch_run().
+ */
+struct kernel_shelf;
+
+struct kernel_shelf *kernel_shelf_new(const struct local_executor_opts *o);
+void kernel_shelf_free(struct kernel_shelf *s);
+
+/*
+ * The request measured with kernels: host is the executor's (NULL until
+ * a probe boot tells it: then *host is set, as vm_batch_host() says).
+ */
+int kernel_measure(struct kernel_shelf *s, char **host,
+		   const struct measure_request *req,
+		   struct measure_result *res, struct kd_err *err);
+
 /* "<command>: <what fmt says>" and a newline on progress (NULL: nothing). */
 void executor_say(FILE *progress, const char *command, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+struct run_lock;
+struct work_dir;
 
 /*
  * The machine's run lock for a batch, as kdelta run takes it, waiting

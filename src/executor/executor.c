@@ -6,7 +6,6 @@
  * there are several, so that every run runs the program of its commit.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,9 +23,6 @@
 #include "kdelta/workdir.h"
 
 #include "executor-internal.h"
-
-/* Hashes in file names and messages: 12 digits, as robot mails have. */
-#define SHORT "%.12s"
 
 int executor_measure(struct executor *ex, const struct measure_request *req,
 		     struct measure_result *res, struct kd_err *err)
@@ -85,26 +81,6 @@ void measure_result_release(struct measure_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-int measure_count_runs(const char *commit_dir, const char *tag, size_t *ok,
-		       size_t *failed, char **last_failure, struct kd_err *err)
-{
-	struct tagged_runs rr;
-
-	if (!tag)
-		return store_count_runs(commit_dir, ok, failed, last_failure,
-					err);
-	if (result_dir_tagged_runs(commit_dir, tag, NULL, &rr, err) < 0)
-		return -1;
-	*ok = rr.n;
-	*failed = rr.failed;
-	if (last_failure) {
-		*last_failure = rr.failure;
-		rr.failure = NULL;
-	}
-	tagged_runs_release(&rr);
-	return 0;
-}
-
 char *measure_setup_command(const char *repo, const char *build,
 			    const char *install)
 {
@@ -118,210 +94,19 @@ char *measure_setup_command(const char *repo, const char *build,
 	return strbuf_detach(&sb);
 }
 
-bool executor_builds_kernels(const char *build)
-{
-	return build && strstr(build, "{out}") != NULL;
-}
-
-char *build_command_expand(const char *build, const char *commit,
-			   const char *out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = build;
-
-	for (;;) {
-		const char *c = strstr(p, "{commit}");
-		const char *o = out ? strstr(p, "{out}") : NULL;
-		const char *hit = c && (!o || c < o) ? c : o;
-
-		if (!hit)
-			break;
-		strbuf_add(&sb, p, (size_t)(hit - p));
-		shell_quote(&sb, hit == c ? commit : out);
-		p = hit + (hit == c ? strlen("{commit}") : strlen("{out}"));
-	}
-	strbuf_addstr(&sb, p);
-	return strbuf_detach(&sb);
-}
-
 struct local_executor {
 	struct executor ex;
 	struct local_executor_opts o;
-};
-
-/*
- * ": <the line of the build's stderr that says why>": its first line that
- * has "error" in it (a compiler's first error is the cause, the later ones
- * its consequences), else its last line.
- */
-static void add_build_error(struct strbuf *why, const struct strbuf *text)
-{
-	const char *line = NULL;
-	size_t len = 0;
-
-	for (const char *s = text->buf; *s;) {
-		size_t n = strcspn(s, "\n");
-
-		if (n && memmem(s, n, "error", 5)) {
-			line = s;
-			len = n;
-			break;
-		}
-		s += n + (s[n] == '\n');
-	}
-	strbuf_addstr(why, ": ");
-	if (line)
-		strbuf_add(why, line, len > 200 ? 200 : len);
-	else
-		text_tail_lines(text->buf, text->len, 1, 200, why);
-	strbuf_rtrim(why);
-	if (why->buf[why->len - 1] == ':')
-		strbuf_setlen(why, why->len - 1);
-}
-
-enum build_end executor_build(const struct local_executor_opts *o,
-			      const char *dir, const char *hash,
-			      const char *out, const char *log_path,
-			      struct strbuf *why, struct kd_err *err)
-{
-	struct strbuf command = STRBUF_INIT;
-	char *expanded = build_command_expand(o->build, hash, out);
-	char *env_commit = xasprintf("KDELTA_COMMIT=%s", hash);
-	char *env_out = out ? xasprintf("KDELTA_OUT=%s", out) : NULL;
-	const char *env[] = { env_commit, env_out, NULL };
-	char *log = log_path ? xstrdup(log_path) :
-		    xasprintf("%s/build-" SHORT ".log", o->work_dir->path, hash);
-	enum build_end end = BUILD_FAILED;
-	struct proc p = PROC_INIT;
-	struct workspace ws;
-
-	strbuf_addstr(&command, "cd ");
-	shell_quote(&command, dir);
-	strbuf_addf(&command, " || exit 125\n%s", expanded);
-	p.shell = command.buf;
-	p.env = env;
-	p.out_path = log;
-	/* A log that is kept holds the errors too. */
-	if (log_path)
-		p.err = PROC_TO_OUT;
-	p.cancel_fd = o->cancel_fd;
-	if (workspace_create(o->work_dir, &ws, NULL, err) < 0) {
-		strbuf_addstr(why, err->msg);
-		goto out;
-	}
-	p.cgroup = ws.cgroup;
-	if (proc_run(&p, err) < 0) {
-		strbuf_addstr(why, err->msg);
-	} else if (p.end == PROC_CANCELLED) {
-		end = BUILD_STOPPED;
-	} else if (p.end == PROC_EXITED && !p.status) {
-		end = BUILD_OK;
-	} else {
-		struct strbuf text = STRBUF_INIT;
-		struct kd_err rerr;
-
-		proc_describe_end(&p, why);
-		if (log_path && read_file(log_path, &text, &rerr) == 0)
-			add_build_error(why, &text);
-		else
-			add_build_error(why, &p.err_buf);
-		strbuf_release(&text);
-	}
-	if (workspace_remove(&ws, err) < 0 && end == BUILD_OK) {
-		end = BUILD_FAILED;
-		strbuf_addstr(why, err->msg);
-	}
-	proc_clear(&p);
-out:
-	strbuf_release(&command);
-	free(log);
-	free(env_commit);
-	free(env_out);
-	free(expanded);
-	return end;
-}
-
-/* The builds of the local executor: no {out}, the log in the work dir. */
-static enum build_end build(const struct local_executor *le,
-			    const char *dir, const char *hash,
-			    struct strbuf *why, struct kd_err *err)
-{
-	return executor_build(&le->o, dir, hash, NULL, NULL, why, err);
-}
-
-#define KERNEL_MARK ".kdelta-kernel"	/* in a {out} built whole */
-
-enum build_end executor_build_kernel(const struct local_executor_opts *o,
-				     const char *cache, const char *hash,
-				     struct vm_kernel *k, struct strbuf *why,
-				     struct kd_err *err)
-{
-	char *out = xasprintf("%s/%s", cache, hash);
-	char *mark = xasprintf("%s/" KERNEL_MARK, out);
-	char *log = xasprintf("%s/%s.log", cache, hash);
-	enum build_end end = BUILD_FAILED;
-	struct kd_err kerr;
-	double start;
-
-	vm_kernel_release(k);
-	if (path_exists(mark) && vm_kernel_resolve(hash, out, k, &kerr) == 0) {
-		executor_say(o->progress, o->command,
-			     SHORT ": its kernel, built before: %s", hash, out);
-		end = BUILD_OK;
-		goto done;
-	}
-	/* What a killed or failed build left half made goes first. */
-	if (remove_tree(out, &kerr) < 0 || mkdir_p(out, &kerr) < 0) {
-		strbuf_addf(why, "{out} %s: %s", out, kerr.msg);
-		goto done;
-	}
-	if (git_checkout(o->repo, hash, err) < 0) {
-		end = BUILD_ERROR;
-		goto done;
-	}
-	executor_say(o->progress, o->command,
-		     SHORT ": building its kernel (log: %s)", hash, log);
-	start = now_monotonic();
-	end = executor_build(o, o->repo, hash, out, log, why, err);
-	if (end == BUILD_OK)
-		executor_say(o->progress, o->command,
-			     SHORT ": kernel built in %.0f s: %s", hash,
-			     now_monotonic() - start, out);
-	if (end == BUILD_OK && vm_kernel_resolve(hash, out, k, &kerr) < 0) {
-		strbuf_addf(why, "the build left no kernel in {out}: %s",
-			    kerr.msg);
-		end = BUILD_FAILED;
-	}
-	if (end == BUILD_OK &&
-	    write_file_atomic(mark, hash, strlen(hash), &kerr) < 0) {
-		strbuf_addstr(why, kerr.msg);
-		end = BUILD_FAILED;
-	}
-	if (end == BUILD_FAILED)
-		strbuf_addf(why, " (build log: %s)", log);
-done:
-	free(log);
-	free(mark);
-	free(out);
-	return end;
-}
-
-/* A commit's complete runs so far. */
-struct count {
-	size_t ok, failed;
+	struct kernel_shelf *kernels;	/* with o.vm */
 };
 
 static int count_runs(const struct local_executor *le,
 		      const struct measure_request *req, size_t i,
-		      struct count *c, char **last_failure, struct kd_err *err)
+		      struct run_count *c, char **last_failure,
+		      struct kd_err *err)
 {
-	char *dir = runner_commit_dir(req->job, le->o.result_root, le->ex.host,
-				      req->commits[i]);
-	int ret = measure_count_runs(dir, req->tag, &c->ok, &c->failed,
-				     last_failure, err);
-
-	free(dir);
-	return ret;
+	return executor_count(&le->o, le->ex.host, req, i, c, last_failure,
+			      err);
 }
 
 /* The build cache's work tree of a commit, and its record. */
@@ -370,7 +155,7 @@ static enum build_end cached_build(const struct local_executor *le,
 		end = BUILD_ERROR;
 		goto out;
 	}
-	end = build(le, dir, hash, why, err);
+	end = executor_build(&le->o, dir, hash, NULL, NULL, why, err);
 	if (end != BUILD_STOPPED) {
 		strbuf_reset(&text);
 		if (end == BUILD_OK)
@@ -409,7 +194,8 @@ static int build_commit(struct local_executor *le,
 	} else {
 		if (git_checkout(le->o.repo, req->commits[i], err) < 0)
 			return -1;
-		end = build(le, le->o.repo, req->commits[i], &why, err);
+		end = executor_build(&le->o, le->o.repo, req->commits[i], NULL,
+				     NULL, &why, err);
 	}
 	if (end == BUILD_ERROR) {
 		strbuf_release(&why);
@@ -469,7 +255,7 @@ static char *install_command(const struct local_executor *le)
 static int run_rounds(struct local_executor *le,
 		      const struct measure_request *req,
 		      struct measure_result *res, bool *need,
-		      struct count *have, size_t *built, struct kd_err *err)
+		      struct run_count *have, size_t *built, struct kd_err *err)
 {
 	size_t n = req->n_commits, left, only = n;
 	const char **commits = xcalloc(n ? n : 1, sizeof(*commits));
@@ -517,84 +303,12 @@ static int run_rounds(struct local_executor *le,
 		if (summary.signal)
 			res->signal = summary.signal;
 		runner_summary_release(&summary);
-		for (size_t i = 0; i < n && ret == 0; i++) {
-			struct count now;
-			char *failure = NULL;
-
-			if (!need[i] || have[i].ok >= req->runs)
-				continue;
-			ret = count_runs(le, req, i, &now, &failure, err);
-			if (!ret) {
-				res->added[i] += now.ok - have[i].ok;
-				if (now.failed > have[i].failed) {
-					need[i] = false;
-					res->outcome[i] = MEASURE_RUN_FAILED;
-					res->why[i] = xasprintf("the job failed%s%s",
-						failure ? ": " : "",
-						failure ? failure : "");
-				}
-				have[i] = now;
-			}
-			free(failure);
-		}
+		if (!ret)
+			ret = executor_tally(&le->o, le->ex.host, req, res,
+					     need, have, err);
 	}
 	free(setup);
 	free(commits);
-	return ret;
-}
-
-void executor_say(FILE *progress, const char *command, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!progress)
-		return;
-	fprintf(progress, "%s: ", command);
-	va_start(ap, fmt);
-	vfprintf(progress, fmt, ap);
-	va_end(ap);
-	fputc('\n', progress);
-	fflush(progress);
-}
-
-struct lock_wait {
-	const char *command;
-	FILE *progress;
-};
-
-static void lock_waiting(const char *holder, void *arg)
-{
-	const struct lock_wait *lw = arg;
-
-	executor_say(lw->progress, lw->command,
-		     "waiting for the machine's run lock, held by %s", holder);
-}
-
-int executor_take_run_lock(struct run_lock *lock, const char *command,
-			   const struct work_dir *wd, int cancel_fd,
-			   FILE *progress, int *signal, struct kd_err *err)
-{
-	char *path = run_lock_path();
-	char *who = xasprintf("kdelta %s (pid %ld, work dir %s)", command,
-			      (long)getpid(), wd->path);
-	struct lock_wait lw = { command, progress };
-	int ret = 0;
-
-	switch (run_lock_take(lock, path, who, true, cancel_fd, lock_waiting,
-			      &lw, err)) {
-	case RUN_LOCK_TAKEN:
-		break;
-	case RUN_LOCK_CANCELLED:
-		*signal = proc_caught_signal(cancel_fd);
-		ret = 1;
-		break;
-	default:
-		kd_error_prefix(err, "the machine's run lock");
-		ret = -1;
-		break;
-	}
-	free(who);
-	free(path);
 	return ret;
 }
 
@@ -627,12 +341,16 @@ static int local_measure(struct executor *ex, const struct measure_request *req,
 {
 	struct local_executor *le = (struct local_executor *)ex;
 	size_t n = req->n_commits;
-	bool *need = xcalloc(n ? n : 1, sizeof(*need));
-	struct count *have = xcalloc(n ? n : 1, sizeof(*have));
+	bool *need;
+	struct run_count *have;
 	struct run_lock lock = { .fd = -1 };
 	size_t built = n;
 	int ret = 0;
 
+	if (le->kernels)
+		return kernel_measure(le->kernels, &ex->host, req, res, err);
+	need = xcalloc(n ? n : 1, sizeof(*need));
+	have = xcalloc(n ? n : 1, sizeof(*have));
 	res->host = xstrdup(ex->host);
 	for (size_t i = 0; i < n && !ret; i++) {
 		ret = count_runs(le, req, i, &have[i], NULL, err);
@@ -677,7 +395,10 @@ static void remove_builds(struct local_executor *le)
 
 static void local_release(struct executor *ex)
 {
-	remove_builds((struct local_executor *)ex);
+	struct local_executor *le = (struct local_executor *)ex;
+
+	remove_builds(le);
+	kernel_shelf_free(le->kernels);
 	free(ex);
 }
 
@@ -698,8 +419,24 @@ int local_executor_new(const struct local_executor_opts *o,
 	le = xcalloc(1, sizeof(*le));
 	le->ex.ops = &local_ops;
 	le->ex.name = "local";
-	le->ex.host = xstrdup(m.hostname);
 	le->o = *o;
+	if (o->vm) {
+		/* The guests' host, when it is known without a boot. */
+		struct runner_opts ro = {
+			.result_root = o->result_root, .work_dir = o->work_dir,
+			.cancel_fd = o->cancel_fd, .log = o->progress,
+		};
+
+		if (vm_batch_host(NULL, 0, &ro, o->vm, false, &le->ex.host,
+				  err) < 0) {
+			machine_release(&m);
+			free(le);
+			return -1;
+		}
+		le->kernels = kernel_shelf_new(&le->o);
+	} else {
+		le->ex.host = xstrdup(m.hostname);
+	}
 	machine_release(&m);
 	*out = &le->ex;
 	return 0;

@@ -5,12 +5,14 @@
  * submits them and follows their jobs.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kdelta/executor.h"
 #include "kdelta/proc.h"
 #include "kdelta/runner.h"
 #include "kdelta/strbuf.h"
 #include "kdelta/util.h"
+#include "kdelta/vm.h"
 
 #include "slurm-script.h"
 
@@ -58,8 +60,17 @@ static void script_head(const struct slurm_executor_opts *o, const char *what,
 	strbuf_addstr(sb,
 		"rm -f \"$dir/" BATCH_FOUND "\" \"$dir/found.tmp\"\n"
 		"trap 'exit 143' TERM\n"
-		"trap 'exit 130' INT\n"
-		"{ echo \"host $(uname -n)\"; echo \"node ${SLURMD_NODENAME:-$(uname -n)}\"; } >\"$dir/found.tmp\"\n"
+		"trap 'exit 130' INT\n");
+	/*
+	 * The host the runs go under: this node's, or, with kernels, the
+	 * guests' (kdelta run and kdelta bisect say it: host_of_guests()).
+	 */
+	if (!o->vm)
+		strbuf_addstr(sb, "echo \"host $(uname -n)\" >\"$dir/found.tmp\"\n"
+			      "echo \"node ${SLURMD_NODENAME:-$(uname -n)}\" >>\"$dir/found.tmp\"\n");
+	else
+		strbuf_addstr(sb, "echo \"node ${SLURMD_NODENAME:-$(uname -n)}\" >\"$dir/found.tmp\"\n");
+	strbuf_addstr(sb,
 		"# failed WHY: the batch cannot go on, whatever its commits\n"
 		"failed() {\n"
 		"\techo \"batch-failed $*\" | head -c 500 | tr -d '\\n' >>\"$dir/found.tmp\"\n"
@@ -105,6 +116,55 @@ static void script_head(const struct slurm_executor_opts *o, const char *what,
 	shell_quote(sb, o->repo);
 	strbuf_addstr(sb, " \"$clone\" 2>\"$base/clone.err\" ||\n"
 		"\tfailed \"git clone: $(tail -n 1 \"$base/clone.err\")\"\n");
+}
+
+/*
+ * With kernels: "host <the guests' host>" into "found" from what kdelta
+ * said on stderr in FILE ("... runs stored under host vm-node-tcg-1cpu"),
+ * once; else (no kernel built, nothing booted) the node's.
+ */
+static void add_host_of_guests(struct strbuf *sb, const char *file,
+			       bool last)
+{
+	strbuf_addf(sb, "grep -q '^host ' \"$dir/found.tmp\" ||\n"
+		    "\tsed -n 's/.*runs stored under host \\(.*\\)$/host \\1/p' %s | head -n 1 >>\"$dir/found.tmp\"\n",
+		    file);
+	if (last)
+		strbuf_addstr(sb, "grep -q '^host ' \"$dir/found.tmp\" || echo \"host $(uname -n)\" >>\"$dir/found.tmp\"\n");
+}
+
+/*
+ * A build of kernels in the script: {commit} the hash, {out} the
+ * directory the script puts in $KDELTA_OUT before it.
+ */
+static char *kernel_build_command(const char *build, const char *commit)
+{
+	char *with_commit = setup_command_expand(build, commit);
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = with_commit, *hit;
+
+	while ((hit = strstr(p, "{out}"))) {
+		strbuf_add(&sb, p, (size_t)(hit - p));
+		strbuf_addstr(&sb, "\"$KDELTA_OUT\"");
+		p = hit + strlen("{out}");
+	}
+	strbuf_addstr(&sb, p);
+	free(with_commit);
+	return strbuf_detach(&sb);
+}
+
+/* Kernels: kdelta run --kernel of those that built, booted on this node. */
+static void add_kernel_run(const struct slurm_executor_opts *o,
+			   struct strbuf *sb)
+{
+	strbuf_addstr(sb,
+		"\tkernels=\n"
+		"\tfor c in $1; do\n"
+		"\t\tcase $ok in *,$c,*) kernels=\"$kernels --kernel $c=$base/out/$c\";; esac\n"
+		"\tdone\n"
+		"\t\"$kdelta\" run \"$dir/" BATCH_JOB "\" $kernels --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} ${tag:+--tag \"$tag\"}");
+	vm_options_args(o->vm, sb);
+	strbuf_addstr(sb, " 2>\"$base/run.err\"\n");
 }
 
 /*
@@ -164,14 +224,22 @@ void slurm_script_measure(const struct slurm_executor_opts *o,
 		"\t\tcase $ok in *,$c,*) list=\"$list${list:+,}$c\";; esac\n"
 		"\tdone\n"
 		"\t[ -n \"$list\" ] || return 0\n"
-		"\t: >\"$base/run.err\"\n"
+		"\t: >\"$base/run.err\"\n");
+	if (o->vm)
+		add_kernel_run(o, sb);
+	else
+		strbuf_addstr(sb,
 		"\tcase $list${install:+,} in\n"
 		"\t*,*) \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commits \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} --setup \"$setup\" ${tag:+--tag \"$tag\"} 2>\"$base/run.err\";;\n"
 		"\t*) build \"$list\" \"$(echo \"$build\" | sed \"s/{commit}/$list/g\")\" &&\n"
 		"\t   \"$kdelta\" run \"$dir/" BATCH_JOB "\" --commit \"$list\" --runs \"$2\" --result-root \"$root\" ${work:+--work-dir \"$work\"} ${tag:+--tag \"$tag\"} 2>\"$base/run.err\";;\n"
-		"\tesac\n"
+		"\tesac\n");
+	strbuf_addstr(sb,
 		"\tstatus=$?\n"
-		"\tcat \"$base/run.err\" >&2 2>/dev/null\n"
+		"\tcat \"$base/run.err\" >&2 2>/dev/null\n");
+	if (o->vm)
+		add_host_of_guests(sb, "\"$base/run.err\"", false);
+	strbuf_addstr(sb,
 		"\techo \"run-status $status\" >>\"$dir/found.tmp\"\n"
 		"\tcase $status in\n"
 		"\t0|1) ;;\n"
@@ -183,7 +251,14 @@ void slurm_script_measure(const struct slurm_executor_opts *o,
 
 		if (!missing[i])
 			continue;
-		expanded = setup_command_expand(o->build, req->commits[i]);
+		if (o->vm) {
+			/* {out}: $KDELTA_OUT, a directory of the clone's base */
+			expanded = kernel_build_command(o->build, req->commits[i]);
+			strbuf_addf(sb, "KDELTA_OUT=$base/out/%s; export KDELTA_OUT; mkdir -p \"$KDELTA_OUT\"\n",
+				    req->commits[i]);
+		} else {
+			expanded = setup_command_expand(o->build, req->commits[i]);
+		}
 		strbuf_addf(sb, "build %s ", req->commits[i]);
 		shell_quote(sb, expanded);
 		strbuf_addf(sb, " && ok=\"${ok}%s,\"\n", req->commits[i]);
@@ -207,6 +282,8 @@ void slurm_script_measure(const struct slurm_executor_opts *o,
 		strbuf_addf(sb, "' %zu\n", rounds);
 		done += rounds;
 	}
+	if (o->vm)
+		add_host_of_guests(sb, "/dev/null", true);
 	strbuf_addstr(sb, "mv \"$dir/found.tmp\" \"$dir/" BATCH_FOUND "\"\n");
 	strbuf_release(&setup);
 }
@@ -231,9 +308,16 @@ void slurm_script_bisect(const struct slurm_executor_opts *o,
 	strbuf_addstr(sb,
 		"git -C \"$clone\" checkout -q --detach \"$bad\" 2>\"$base/clone.err\" ||\n"
 		"\tfailed \"git checkout: $(tail -n 1 \"$base/clone.err\")\"\n"
-		"\"$kdelta\" bisect --repo \"$clone\" --good \"$good\" --bad \"$bad\" --build \"$build\" ${install:+--install \"$install\"} ${metric:+--metric \"$metric\"} --runs \"$runs\" --max-runs \"$max_runs\" --min-change \"$min_change\" --result-root \"$root\" ${work:+--work-dir \"$work\"} \"$dir/" BATCH_JOB "\" >\"$dir/" BISECT_OUT "\" 2>\"$dir/" BISECT_ERR "\"\n"
+		"\"$kdelta\" bisect --repo \"$clone\" --good \"$good\" --bad \"$bad\" --build \"$build\" ${install:+--install \"$install\"} ${metric:+--metric \"$metric\"} --runs \"$runs\" --max-runs \"$max_runs\" --min-change \"$min_change\" --result-root \"$root\" ${work:+--work-dir \"$work\"}");
+	if (o->vm)
+		vm_options_args(o->vm, sb);
+	strbuf_addstr(sb,
+		" \"$dir/" BATCH_JOB "\" >\"$dir/" BISECT_OUT "\" 2>\"$dir/" BISECT_ERR "\"\n"
 		"status=$?\n"
-		"cat \"$dir/" BISECT_ERR "\" >&2\n"
+		"cat \"$dir/" BISECT_ERR "\" >&2\n");
+	if (o->vm)
+		add_host_of_guests(sb, "\"$dir/" BISECT_ERR "\"", true);
+	strbuf_addstr(sb,
 		"echo \"bisect-status $status\" >>\"$dir/found.tmp\"\n"
 		"mv \"$dir/found.tmp\" \"$dir/" BATCH_FOUND "\"\n");
 }

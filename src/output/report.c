@@ -539,14 +539,26 @@ static void add_setup_option(struct strbuf *cmd, const char *setup)
 	report_shell_word(cmd, setup, true);
 }
 
-/* " --kernel LABEL=PATH" for each variant, as its runs recorded. */
+/*
+ * " --kernel LABEL=PATH" for each variant, as its runs recorded; a kernel
+ * that is gone (a bisection's build made it in a workspace) is "PATH",
+ * and *gone says so.
+ */
 static void add_kernel_options(struct strbuf *cmd,
-			       const struct comparison *cmp)
+			       const struct comparison *cmp, bool *gone)
 {
+	*gone = false;
 	for (size_t v = 0; v < cmp->nvariants; v++) {
 		char *kernel = report_variant_kernel(&cmp->variants[v]);
-		char *spec = xasprintf("%s=%s", cmp->variants[v].label,
-				       kernel ? kernel : "PATH");
+		char *spec;
+
+		if (kernel && !path_exists(kernel)) {
+			free(kernel);
+			kernel = NULL;
+		}
+		*gone |= !kernel;
+		spec = xasprintf("%s=%s", cmp->variants[v].label,
+				 kernel ? kernel : "PATH");
 
 		strbuf_addstr(cmd, " --kernel ");
 		report_shell_word(cmd, spec, true);
@@ -579,8 +591,12 @@ static void add_run_command(struct strbuf *out, const struct comparison *cmp,
 	}
 	strbuf_addf(&cmd, "kdelta run %s", job->filename);
 	if (!cmp->axis && job->vm) {
-		add_kernel_options(&cmd, cmp);
+		bool gone;
+
+		add_kernel_options(&cmd, cmp, &gone);
 		strbuf_addstr(&cmd, job->vm_options.buf);
+		if (gone)
+			strbuf_addstr(out, "\t# PATH: the commit's kernel, as its build leaves it in {out}\n");
 	} else if (!cmp->axis) {
 		strbuf_addstr(&cmd, " --commits ");
 		add_labels(&cmd, cmp, ",");

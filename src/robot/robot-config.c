@@ -26,10 +26,14 @@
 static const char *const top_keys[] = {
 	"repository", "branches", "jobs", "build", "install", "runs",
 	"max-runs", "min-change", "key-result", "result-root", "work-dir",
-	"state", "interval", "mail", "executor", "slurm", "reboot", NULL,
+	"state", "interval", "mail", "executor", "slurm", "reboot", "vm", NULL,
 };
 static const char *const reboot_keys[] = {
 	"command", "modules", "timeout", "runs-per-boot", NULL,
+};
+static const char *const vm_keys[] = {
+	"clock", "accel", "runs-per-boot", "cpus", "memory", "boot-timeout",
+	"timeout", "append", "files", NULL,
 };
 static const char *const slurm_keys[] = {
 	"partition", "account", "constraint", "kdelta", "job-dir", "work-dir",
@@ -471,6 +475,115 @@ static int reboot(const struct loader *ld, const struct jnode *root,
 	return 0;
 }
 
+/* A choice of a NULL-terminated list, its index in *out. */
+static int choice_value(const struct loader *ld, const struct jnode *node,
+			const char *what, const char *const *choices, int *out)
+{
+	const char *s = scalar(ld, node, what);
+
+	if (!s)
+		return -1;
+	for (int i = 0; choices[i]; i++)
+		if (!strcmp(s, choices[i])) {
+			*out = i;
+			return 0;
+		}
+	return node_error(ld, node, "%s: expected %s or %s%s%s, got '%s'", what,
+			  choices[0], choices[1], choices[2] ? " or " : "",
+			  choices[2] ? choices[2] : "", s);
+}
+
+static int duration_value(const struct loader *ld, const struct jnode *node,
+			  const char *what, double *out)
+{
+	const char *s = scalar(ld, node, what);
+	struct kd_err e;
+
+	if (!s)
+		return -1;
+	if (parse_duration(s, out, &e) < 0 || !(*out > 0))
+		return node_error(ld, node, "%s: expected a duration such as 90s", what);
+	return 0;
+}
+
+/* "vm: files": programs or files the guests need. */
+static int vm_files(const struct loader *ld, const struct jnode *v)
+{
+	struct vm_options *vo = &ld->cfg->vm;
+	const char **files;
+
+	if (v->kind != JNODE_LIST)
+		return node_error(ld, v, "vm: files: expected a list of paths");
+	files = xcalloc(v->n + 1, sizeof(*files));
+	vo->files = files;
+	for (size_t i = 0; i < v->n; i++) {
+		char *path = NULL;
+
+		if (path_value(ld, v->values[i], "vm: files", &path) < 0)
+			return -1;
+		files[vo->n_files++] = path;
+	}
+	return 0;
+}
+
+/* "vm": the boots of a build of kernels (kdelta run --kernel's --vm-*). */
+static int vm(const struct loader *ld, const struct jnode *node)
+{
+	struct vm_options *vo = &ld->cfg->vm;
+	const struct jnode *v;
+	struct kd_err e;
+	int pick;
+
+	if (node && !strstr(ld->cfg->build, "{out}"))
+		return node_error(ld, node, "vm: only with a build that makes kernels (one that names {out})");
+	vo->runs_per_boot = VM_DEFAULT_RUNS_PER_BOOT;
+	vo->boot_timeout = VM_DEFAULT_BOOT_TIMEOUT;
+	vo->timeout = VM_DEFAULT_TIMEOUT;
+	if (!node)
+		return 0;
+	if (expect_map(ld, node, "vm") < 0 ||
+	    check_keys(ld, node, vm_keys, "vm: ") < 0)
+		return -1;
+	if ((v = jnode_get(node, "clock"))) {
+		if (choice_value(ld, v, "vm: clock", vm_clock_names, &pick) < 0)
+			return -1;
+		vo->clock = (enum vm_clock)pick;
+	}
+	if ((v = jnode_get(node, "accel"))) {
+		if (choice_value(ld, v, "vm: accel", vm_accel_names, &pick) < 0)
+			return -1;
+		vo->accel = (enum vm_accel)pick;
+	}
+	if (((v = jnode_get(node, "runs-per-boot")) &&
+	     count_value(ld, v, "vm: runs-per-boot", &vo->runs_per_boot) < 0) ||
+	    ((v = jnode_get(node, "cpus")) &&
+	     count_value(ld, v, "vm: cpus", &vo->cpus) < 0) ||
+	    ((v = jnode_get(node, "boot-timeout")) &&
+	     duration_value(ld, v, "vm: boot-timeout", &vo->boot_timeout) < 0) ||
+	    ((v = jnode_get(node, "timeout")) &&
+	     duration_value(ld, v, "vm: timeout", &vo->timeout) < 0))
+		return -1;
+	if ((v = jnode_get(node, "memory")) &&
+	    (!scalar(ld, v, "vm: memory") ||
+	     parse_size(v->scalar, &vo->memory, &e) < 0 ||
+	     vo->memory < (64ULL << 20)))
+		return node_error(ld, v, "vm: memory: expected a size of 64M or more, such as 2G");
+	if ((v = jnode_get(node, "append"))) {
+		char *append = NULL;
+
+		if (string(ld, v, "vm: append", &append) < 0)
+			return -1;
+		vo->append = append;
+	}
+	if ((v = jnode_get(node, "files")) && vm_files(ld, v) < 0)
+		return -1;
+	if (vo->clock == VM_CLOCK_INSTRUCTIONS && vo->accel == VM_ACCEL_KVM)
+		return node_error(ld, node, "vm: clock: instructions is QEMU's emulation (TCG), not KVM");
+	if (vo->clock == VM_CLOCK_INSTRUCTIONS && vo->cpus > 1)
+		return node_error(ld, node, "vm: cpus: the instruction clock runs one guest CPU");
+	return 0;
+}
+
 static int numbers(const struct loader *ld, const struct jnode *root)
 {
 	struct robot_config *cfg = ld->cfg;
@@ -569,6 +682,10 @@ static int load_root(const struct loader *ld, const struct jnode *root)
 	if ((!strcmp(cfg->executor, "reboot") || jnode_get(root, "reboot")) &&
 	    reboot(ld, root, jnode_get(root, "reboot")) < 0)
 		return -1;
+	if ((v = jnode_get(root, "install")) && strstr(cfg->build, "{out}"))
+		return node_error(ld, v, "install: not with a build that makes kernels (one that names {out}): each commit's kernel is built once into {out} and booted from there");
+	if (vm(ld, jnode_get(root, "vm")) < 0)
+		return -1;
 	if (!strcmp(cfg->executor, "slurm") || jnode_get(root, "slurm"))
 		return slurm(ld, jnode_get(root, "slurm"));
 	return 0;
@@ -656,6 +773,10 @@ int robot_config_parse(const char *text, size_t len, const char *path,
 
 void robot_config_release(struct robot_config *cfg)
 {
+	for (size_t i = 0; i < cfg->vm.n_files; i++)
+		free((char *)cfg->vm.files[i]);
+	free((char **)cfg->vm.files);
+	free((char *)cfg->vm.append);
 	free(cfg->path);
 	free(cfg->repo);
 	for (size_t i = 0; i < cfg->n_branches; i++) {

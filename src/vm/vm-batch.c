@@ -344,6 +344,8 @@ static struct vm_import import_of(struct boot_ctx *x, size_t job)
 		.result_root = x->b->o->result_root, .job = x->b->jobs[job],
 		.label = kernel_of(x->b, x->step->commit)->label,
 		.host = x->b->host_name, .vm = x->vm, .ws = &x->ws,
+		.batch = x->b->batch_id, .tag = x->b->o->tag,
+		.round_base = x->step->boot * x->b->vo->runs_per_boot,
 	};
 }
 
@@ -356,8 +358,9 @@ static int store_failed_run(struct boot_ctx *x, size_t job, const char *reason,
 	struct strbuf line = STRBUF_INIT;
 	char *run_dir;
 
-	if (vm_import_failed(&im, x->received[job], reason, x->console,
-			     &run_dir, err) < 0) {
+	/* Its round: the boot's first, and the runs before it in the boot. */
+	if (vm_import_failed(&im, im.round_base + x->received[job], reason,
+			     x->console, &run_dir, err) < 0) {
 		b->store_failed = true;
 		return -1;
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kdelta/result-index.h"
+#include "kdelta/run-record.h"
 #include "kdelta/runner.h"
 #include "kdelta/store.h"
 #include "kdelta/util.h"
@@ -115,6 +116,11 @@ static void fixup_record(struct fixup *f)
 
 	set_number(f->record, "runs", im->job->runs);
 	jnode_set(f->kdelta, "vm", vm);
+	if (im->batch)
+		jnode_set(f->kdelta, RUN_RECORD_BATCH,
+			  jnode_new_scalar(im->batch));
+	if (im->tag)
+		jnode_set(f->kdelta, RUN_RECORD_TAG, jnode_new_scalar(im->tag));
 }
 
 /* Into the store: the rename, then the commit's matrix and the index. */
@@ -213,6 +219,12 @@ int vm_import_run(const struct vm_import *im, const char *data, size_t len,
 	if (!ret && read_record(tmp, &f, err) < 0)
 		ret = -2;
 	if (!ret) {
+		const char *round = jnode_str(f.kdelta, RUN_RECORD_ROUND);
+		int64_t n;
+
+		if (round && parse_int(round, &n, NULL) == 0 && n >= 0)
+			set_number(f.kdelta, RUN_RECORD_ROUND,
+				   im->round_base + (unsigned)n);
 		fixup_record(&f);
 		ret = finish(im, commit_dir, tmp, &f, run_dir, err);
 	}
@@ -273,11 +285,11 @@ int vm_import_failed(const struct vm_import *im, unsigned round,
 	struct fixup f = { .im = im, .failure = reason };
 	int ret;
 
-	(void)round;
 	*run_dir = NULL;
 	ret = begin(im, commit_dir, &tmp, err);
 	if (!ret) {
 		f.record = failed_record(im, &f);
+		set_number(f.kdelta, RUN_RECORD_ROUND, round);
 		fixup_record(&f);
 		ret = copy_console(console_log, tmp, err);
 	}

@@ -84,6 +84,26 @@ expect_error 2 "kdelta robot: c.yaml:5:13: key-result: exec.ops: 'lowest': expec
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nkey-result: exec.ops\n'
 expect_error 2 "kdelta robot: c.yaml:5:13: key-result: expected a mapping of results to the direction that is better, like {exec.ops_per_sec: higher}" \
 	"$KDELTA" robot --once c.yaml
+# vm: only with a build that makes kernels; its values checked; no install.
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nvm: {clock: instructions}\n'
+expect_error 2 "kdelta robot: c.yaml:5:5: vm: only with a build that makes kernels (one that names {out})" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {clock: fast}\n'
+expect_error 2 "kdelta robot: c.yaml:5:13: vm: clock: expected real or instructions, got 'fast'" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {clock: instructions, accel: kvm}\n'
+expect_error 2 "kdelta robot: c.yaml:5:5: vm: clock: instructions is QEMU's emulation (TCG), not KVM" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {memory: 1k}\n'
+expect_error 2 "kdelta robot: c.yaml:5:14: vm: memory: expected a size of 64M or more, such as 2G" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {disks: 2}\n'
+expect_error 2 "kdelta robot: c.yaml:5:6: vm: unknown key 'disks'; see kdelta-robot(5)" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\ninstall: cp x y\n'
+expect_error 2 "kdelta robot: c.yaml:5:10: install: not with a build that makes kernels (one that names {out}): each commit's kernel is built once into {out} and booted from there" \
+	"$KDELTA" robot --once c.yaml
+
 # An empty slurm: is every key at its default (issue 23: it was refused).
 config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nexecutor: slurm\nslurm:\nresult-root: results\n'
 "$KDELTA" robot --status c.yaml >out 2>err || fail "an empty slurm: $(cat err)"
