@@ -60,6 +60,12 @@ struct robot_config {
 	char *build;		/* sh -c in repo; {commit} replaced, and
 				 * {out}: then commits are kernels, booted
 				 * in virtual machines (vm) */
+	/*
+	 * "kernel-config": build is the kernel tree's build command that
+	 * kdelta wrote (kdelta/kernel-tree.h), and the commits' kernels are
+	 * kept here; NULL otherwise.
+	 */
+	char *kernel_cache;
 	char *install;		/* NULL, or sh -c in a commit's build tree:
 				 * each commit built once (executor.h) */
 	/*

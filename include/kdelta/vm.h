@@ -54,6 +54,16 @@ struct vm_kernel {
 	char *release;		/* from the image's header; NULL: unknown */
 };
 
+/*
+ * What a kernel needs for kdelta's guests, as CONFIG_ lines for a
+ * configuration fragment (a kernel tree's build, kdelta/kernel-tree.h):
+ * the initramfs, the console and the channel (virtio-serial over PCI or
+ * MMIO), the file systems the guest mounts (devtmpfs, proc, sysfs, tmpfs,
+ * cgroup2), the system calls kdelta uses, and what jobs may ask for (brd,
+ * xfs, ext4, perf events).  Everything built in: the image alone boots.
+ */
+extern const char vm_guest_kconfig[];
+
 /* "LABEL=PATH": checks the label and resolves PATH (vm_kernel_resolve()). */
 int vm_kernel_parse(const char *spec, struct vm_kernel *k, struct kd_err *err);
 /*

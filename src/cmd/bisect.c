@@ -17,6 +17,7 @@
 #include "kdelta/compare.h"
 #include "kdelta/executor.h"
 #include "kdelta/job.h"
+#include "kdelta/kernel-tree.h"
 #include "kdelta/params.h"
 #include "kdelta/catalogue.h"
 #include "kdelta/metric-rules.h"
@@ -38,8 +39,10 @@ static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static void bisect_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: kdelta bisect --repo DIR --good G --bad B --build CMD\n"
-		"                     [--install CMD] [--metric M] [--runs N]\n"
+		"usage: kdelta bisect --repo DIR --good G --bad B\n"
+		"                     (--build CMD [--install CMD] |\n"
+		"                      --kernel-config SPEC [--kernel-cache DIR])\n"
+		"                     [--metric M] [--runs N]\n"
 		"                     [--max-runs N] [--min-change PCT]\n"
 		"                     [--result-root DIR] [--work-dir DIR]\n"
 		"                     [--report FILE] [--vm-... options] JOB.yaml\n"
@@ -67,7 +70,16 @@ static void bisect_usage(FILE *out)
 		"                        commit's kernel is built once and booted in\n"
 		"                        virtual machines, the job run inside (the --vm-*\n"
 		"                        options below)\n"
-
+		"    --kernel-config SPEC  DIR is a kernel tree: kdelta builds each commit's\n"
+		"                        kernel itself (instead of --build) out of tree,\n"
+		"                        with ccache when installed, from SPEC:\n"
+		"                        BASE[+FRAGMENT...], BASE a .config file or a make\n"
+		"                        target (tinyconfig, defconfig), each FRAGMENT a\n"
+		"                        file of CONFIG_ lines or one of the tree's\n"
+		"                        (kvm_guest.config); what the guest needs is added\n"
+		"    --kernel-cache DIR  the tree's O= directory and the commits' kernels,\n"
+		"                        kept: a commit built before is not built again\n"
+		"                        (default: ~/.cache/kdelta/kernels)\n"
 		"    --install CMD       with it, each commit is built once, in a work tree\n"
 		"                        of its own in the work directory, and 'sh -c CMD'\n"
 		"                        runs there before each run to put that build in\n"
@@ -110,6 +122,9 @@ struct bisect_args {
 	long runs, max_runs;
 	struct job_set set;
 	struct vm_args vm;	/* a build that names {out} */
+	const char *kernel_config, *kernel_cache;
+	struct kernel_tree tree;	/* with --kernel-config */
+	char *tree_build;		/* its build command */
 };
 
 /* "kdelta bisect: <problem>" (cmd_error()); returns -1. */
@@ -164,6 +179,8 @@ static int take_option(struct bisect_args *a, int c, const char *arg)
 	case 'n': return parse_count("--runs", arg, 2, &a->runs);
 	case 'M': return parse_count("--max-runs", arg, 2, &a->max_runs);
 	case 'c': return parse_min_change(arg, &a->o.min_change);
+	case 'K': a->kernel_config = arg; break;
+	case 'C': a->kernel_cache = arg; break;
 	}
 	if (vm_args_is(c))
 		return vm_args_take(&a->vm, c, arg, "bisect");
@@ -186,6 +203,8 @@ static int parse_options(int argc, char **argv, struct bisect_args *a)
 		{ "result-root", required_argument, NULL, 'R' },
 		{ "work-dir", required_argument, NULL, 'W' },
 		{ "report", required_argument, NULL, 'o' },
+		{ "kernel-config", required_argument, NULL, 'K' },
+		{ "kernel-cache", required_argument, NULL, 'C' },
 		VM_ARGS_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -220,19 +239,38 @@ static int check_kernels(struct bisect_args *a)
 	return vm_args_check(&a->vm, "bisect");
 }
 
+/* --kernel-config: the tree's build command, which makes kernels. */
+static int check_kernel_tree(struct bisect_args *a)
+{
+	struct kd_err err;
+
+	if (a->kernel_cache && !a->kernel_config)
+		return usage_error("--kernel-cache goes with --kernel-config");
+	if (!a->kernel_config)
+		return 0;
+	if (a->build)
+		return usage_error("--build and --kernel-config exclude each other: with --kernel-config, kdelta builds the kernels");
+	if (kernel_tree_init(&a->tree, a->o.repo, a->kernel_config,
+			     vm_guest_kconfig, a->kernel_cache, &err) < 0)
+		return usage_error("%s", err.msg);
+	a->build = a->tree_build = kernel_tree_build_command(&a->tree);
+	return 0;
+}
+
 /* The required options and the job file. */
 static int check_args(struct bisect_args *a, int argc, char **argv)
 {
 	static const char *const required[] = { "--repo", "--good", "--bad",
 						 "--build" };
-	const char *given[] = { a->o.repo, a->o.good, a->o.bad, a->build };
+	const char *given[] = { a->o.repo, a->o.good, a->o.bad,
+				a->kernel_config ? "-" : a->build };
 	struct kd_err err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
 		if (!given[i] || !*given[i])
-			return usage_error("%s is required; see 'kdelta bisect --help'",
-					   required[i]);
-	if (check_kernels(a) < 0)
+			return usage_error("%s is required%s; see 'kdelta bisect --help'",
+					   required[i], i == 3 ? " (or --kernel-config)" : "");
+	if (check_kernel_tree(a) < 0 || check_kernels(a) < 0)
 		return -1;
 	if (a->max_runs < a->runs || a->max_runs < BISECT_MIN_REPRODUCE_RUNS)
 		return usage_error("--max-runs %ld must be at least --runs (%ld) and at least %d",
@@ -431,6 +469,7 @@ static int run_bisect(struct bisect_args *a, const struct work_dir *wd)
 		.cancel_fd = a->o.cancel_fd,
 		.command = "bisect", .progress = stderr,
 		.vm = executor_builds_kernels(a->build) ? &a->vm.vo : NULL,
+		.kernel_cache = a->tree_build ? a->tree.kernels : NULL,
 	};
 	struct bisect_result res;
 	struct kd_err err = { .status = 0 };
@@ -512,5 +551,7 @@ int cmd_bisect(int argc, char **argv)
 		status = bisect(&a);
 	job_set_release(&a.set);
 	vm_args_release(&a.vm);
+	kernel_tree_release(&a.tree);
+	free(a.tree_build);
 	return status;
 }

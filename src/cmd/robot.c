@@ -326,6 +326,7 @@ static int robot_locked(const struct robot_args *a,
 		.cancel_fd = cancel_fd,
 		.command = "robot", .progress = stderr,
 		.vm = executor_builds_kernels(cfg->build) ? &cfg->vm : NULL,
+		.kernel_cache = cfg->kernel_cache,
 	};
 	struct robot_opts o = { .cfg = cfg, .cancel_fd = cancel_fd,
 				.log = stderr };

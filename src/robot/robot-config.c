@@ -13,6 +13,7 @@
 #include "kdelta/compare.h"
 #include "kdelta/executor.h"
 #include "kdelta/git.h"
+#include "kdelta/kernel-tree.h"
 #include "kdelta/mail.h"
 #include "kdelta/params.h"
 #include "kdelta/robot.h"
@@ -26,7 +27,8 @@
 static const char *const top_keys[] = {
 	"repository", "branches", "jobs", "build", "install", "runs",
 	"max-runs", "min-change", "key-result", "result-root", "work-dir",
-	"state", "interval", "mail", "executor", "slurm", "reboot", "vm", NULL,
+	"state", "interval", "mail", "executor", "slurm", "reboot", "vm",
+	"kernel-config", "kernel-cache", NULL,
 };
 static const char *const reboot_keys[] = {
 	"command", "modules", "timeout", "runs-per-boot", NULL,
@@ -584,6 +586,53 @@ static int vm(const struct loader *ld, const struct jnode *node)
 	return 0;
 }
 
+/*
+ * "build", or "kernel-config": the repository is a kernel tree that
+ * kdelta builds itself (kdelta/kernel-tree.h), its guests' needs added.
+ */
+static int build(const struct loader *ld, const struct jnode *root)
+{
+	struct robot_config *cfg = ld->cfg;
+	const struct jnode *v = jnode_get(root, "kernel-config");
+	const struct jnode *cache = jnode_get(root, "kernel-cache");
+	struct kernel_tree kt;
+	char *spec = NULL, *dir = NULL;
+	int ret;
+
+	if (!v) {
+		if (cache)
+			return node_error(ld, cache, "kernel-cache: only with kernel-config");
+		return string(ld, jnode_get(root, "build"), "build", &cfg->build);
+	}
+	if (jnode_get(root, "build"))
+		return node_error(ld, jnode_get(root, "build"),
+				  "build: not with kernel-config, with which kdelta builds the kernels");
+	if (string(ld, v, "kernel-config", &spec) < 0 ||
+	    (cache && path_value(ld, cache, "kernel-cache", &dir) < 0)) {
+		free(spec);
+		return -1;
+	}
+	if (ld->offline) {
+		/* No look at the files the spec names: a build of kernels. */
+		cfg->build = xstrdup("{out}");
+		free(spec);
+		free(dir);
+		return 0;
+	}
+	ret = kernel_tree_init(&kt, cfg->repo, spec, vm_guest_kconfig, dir,
+			       ld->err);
+	free(spec);
+	free(dir);
+	/* kernel_tree_init() says "--kernel-config: ...", bisect's option. */
+	if (ret < 0)
+		return node_error(ld, v, "%s", ld->err->msg +
+				  (strncmp(ld->err->msg, "--", 2) ? 0 : 2));
+	cfg->build = kernel_tree_build_command(&kt);
+	cfg->kernel_cache = xstrdup(kt.kernels);
+	kernel_tree_release(&kt);
+	return 0;
+}
+
 static int numbers(const struct loader *ld, const struct jnode *root)
 {
 	struct robot_config *cfg = ld->cfg;
@@ -625,9 +674,11 @@ static int required(const struct loader *ld, const struct jnode *root)
 					     "build", NULL };
 
 	for (size_t i = 0; keys[i]; i++)
-		if (!jnode_get(root, keys[i]))
-			return node_error(ld, root, "missing required key '%s'; see kdelta-robot(5)",
-					  keys[i]);
+		if (!jnode_get(root, keys[i]) &&
+		    (strcmp(keys[i], "build") || !jnode_get(root, "kernel-config")))
+			return node_error(ld, root, "missing required key '%s'%s; see kdelta-robot(5)",
+					  keys[i], strcmp(keys[i], "build") ? "" :
+					  " (or kernel-config)");
 	return 0;
 }
 
@@ -664,7 +715,7 @@ static int load_root(const struct loader *ld, const struct jnode *root)
 	    repository(ld, jnode_get(root, "repository")) < 0 ||
 	    branches(ld, jnode_get(root, "branches")) < 0 ||
 	    jobs(ld, jnode_get(root, "jobs")) < 0 ||
-	    string(ld, jnode_get(root, "build"), "build", &cfg->build) < 0 ||
+	    build(ld, root) < 0 ||
 	    numbers(ld, root) < 0 || paths(ld, root) < 0)
 		return -1;
 	if ((v = jnode_get(root, "install")) &&
@@ -773,6 +824,7 @@ int robot_config_parse(const char *text, size_t len, const char *path,
 
 void robot_config_release(struct robot_config *cfg)
 {
+	free(cfg->kernel_cache);
 	for (size_t i = 0; i < cfg->vm.n_files; i++)
 		free((char *)cfg->vm.files[i]);
 	free((char **)cfg->vm.files);

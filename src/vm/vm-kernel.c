@@ -23,6 +23,43 @@
 #define HEADER_READ 0x1000
 #define VERSION_READ 256
 
+const char vm_guest_kconfig[] =
+	"CONFIG_64BIT=y\n"
+	"CONFIG_PRINTK=y\n"
+	"CONFIG_BLK_DEV_INITRD=y\n"
+	"CONFIG_BINFMT_ELF=y\n"
+	"CONFIG_BINFMT_SCRIPT=y\n"
+	"CONFIG_TTY=y\n"
+	"CONFIG_SERIAL_8250=y\n"
+	"CONFIG_SERIAL_8250_CONSOLE=y\n"
+	"CONFIG_PCI=y\n"
+	"CONFIG_VIRTIO_MENU=y\n"
+	"CONFIG_VIRTIO_PCI=y\n"
+	"CONFIG_VIRTIO_MMIO=y\n"
+	"CONFIG_VIRTIO_MMIO_CMDLINE_DEVICES=y\n"
+	"CONFIG_VIRTIO_CONSOLE=y\n"
+	"CONFIG_DEVTMPFS=y\n"
+	"CONFIG_PROC_FS=y\n"
+	"CONFIG_SYSFS=y\n"
+	"CONFIG_TMPFS=y\n"
+	"CONFIG_SHMEM=y\n"
+	"CONFIG_CGROUPS=y\n"
+	"CONFIG_MULTIUSER=y\n"
+	"CONFIG_FUTEX=y\n"
+	"CONFIG_EPOLL=y\n"
+	"CONFIG_SIGNALFD=y\n"
+	"CONFIG_TIMERFD=y\n"
+	"CONFIG_EVENTFD=y\n"
+	"CONFIG_POSIX_TIMERS=y\n"
+	"CONFIG_FILE_LOCKING=y\n"
+	"CONFIG_UNIX=y\n"
+	"CONFIG_BLOCK=y\n"
+	"CONFIG_BLK_DEV=y\n"
+	"CONFIG_BLK_DEV_RAM=y\n"
+	"CONFIG_XFS_FS=y\n"
+	"CONFIG_EXT4_FS=y\n"
+	"CONFIG_PERF_EVENTS=y\n";
+
 int vm_image_banner(const char *image, char **banner, struct kd_err *err)
 {
 	unsigned char head[HEADER_READ];

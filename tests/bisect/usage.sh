@@ -9,7 +9,7 @@ B=(--build 'cc -O2 -o bench bench.c' --result-root "$RESULTS" --work-dir "$WORK"
 
 expect_error 2 "kdelta bisect: --repo is required; see 'kdelta bisect --help'" \
 	"$KDELTA" bisect --good main~1 --bad main "${B[@]}" "$JOB"
-expect_error 2 "kdelta bisect: --build is required; see 'kdelta bisect --help'" \
+expect_error 2 "kdelta bisect: --build is required (or --kernel-config); see 'kdelta bisect --help'" \
 	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main "$JOB"
 expect_error 2 "kdelta bisect: no job file given; usage: kdelta bisect [options] JOB.yaml" \
 	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main "${B[@]}"

@@ -49,7 +49,7 @@ config 'branches: [main]\njobs: bad-job.yaml\nbuild: "true"\n'
 expect_error 2 "kdelta robot: c.yaml:3:7: jobs: $T/bad-job.yaml:2:19: unknown parameter 'bogus' in exec; see kdelta-job(5)" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\n'
-expect_error 2 "kdelta robot: c.yaml:1:1: missing required key 'build'; see kdelta-robot(5)" \
+expect_error 2 "kdelta robot: c.yaml:1:1: missing required key 'build' (or kernel-config); see kdelta-robot(5)" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: main\njobs: job.yaml\nbuild: make\n'
 expect_error 2 "kdelta robot: c.yaml:2:11: branches: expected a list of branches" \
@@ -103,6 +103,19 @@ expect_error 2 "kdelta robot: c.yaml:5:6: vm: unknown key 'disks'; see kdelta-ro
 config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\ninstall: cp x y\n'
 expect_error 2 "kdelta robot: c.yaml:5:10: install: not with a build that makes kernels (one that names {out}): each commit's kernel is built once into {out} and booted from there" \
 	"$KDELTA" robot --once c.yaml
+
+# kernel-config instead of build, kernel-cache with it.
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nkernel-config: tinyconfig\n'
+expect_error 2 "kdelta robot: c.yaml:4:8: build: not with kernel-config, with which kdelta builds the kernels" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make\nkernel-cache: cache\n'
+expect_error 2 "kdelta robot: c.yaml:5:15: kernel-cache: only with kernel-config" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nkernel-config: tinyconfig+\n'
+expect_error 2 "kdelta robot: c.yaml:4:16: kernel-config: an empty part; expected BASE[+FRAGMENT...] such as tinyconfig+kvm_guest.config" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nkernel-config: tinyconfig\nkernel-cache: cache\nvm: {clock: instructions}\nresult-root: results\n'
+"$KDELTA" robot --status c.yaml >out 2>err || fail "kernel-config: $(cat err)"
 
 # An empty slurm: is every key at its default (issue 23: it was refused).
 config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nexecutor: slurm\nslurm:\nresult-root: results\n'
