@@ -72,6 +72,7 @@ bisect() {
 	"$KDELTA" bisect --repo "$repo" --good "$1" --bad "$2" \
 		--kernel-config tinyconfig+kvm_guest.config --kernel-cache "$T/cache" \
 		--runs 3 --max-runs 6 --vm-clock instructions --vm-runs-per-boot 3 \
+		--vm-boot-timeout 10m \
 		--report "$T/mail$3" --result-root "$T/r$3" --work-dir "$T/w" \
 		"$T/creat.yaml" >"$T/out$3" 2>"$T/err$3"
 }

@@ -52,7 +52,8 @@ JOB
 export KD_CLOUD=$CLOUD KD_RT=$RT KD_BUILDS=$T/builds
 "$KDELTA" bisect --repo "$repo" --good main~2 --bad main \
 	--build 'sh build.sh {out}' --runs 3 --max-runs 6 \
-	--vm-clock instructions --vm-runs-per-boot 3 --report "$T/mail" \
+	--vm-clock instructions --vm-runs-per-boot 3 --vm-boot-timeout 10m \
+	--report "$T/mail" \
 	--result-root "$T/r" --work-dir "$T/w" "$T/creat.yaml" >"$T/out" 2>"$T/err"
 status=$?
 [ "$status" = 0 ] || fail "kdelta bisect: exit status $status: $(tail -n 5 "$T/err")"
@@ -80,9 +81,10 @@ rounds=$(sed -n 's/^  round: //p' "$dir"/*/job.yaml | sort -u | tr '\n' ' ')
 # The mail's To reproduce: the kernels are gone with the bisection.
 grep -q "# PATH: the commit's kernel, as its build leaves it in {out}" "$T/mail" ||
 	fail "the mail does not say what PATH is: $(grep -A3 'To reproduce' "$T/mail")"
-grep -q -- "--kernel $first_bad=PATH" "$T/mail" &&
-	grep -q -- "--vm-clock instructions --vm-runs-per-boot 3" "$T/mail" ||
-	fail "the mail's kdelta run is not of kernels: $(grep -A4 'kdelta run' "$T/mail")"
+# its command lines joined where they continue
+sed ':a;/\\$/{N;s/ *\\\n[[:space:]]*/ /;ba}' "$T/mail" >"$T/mail.joined"
+grep -q -- "--kernel $first_bad=PATH .*--vm-clock instructions --vm-runs-per-boot 3" "$T/mail.joined" ||
+	fail "the mail's kdelta run is not of kernels: $(grep 'kdelta run' "$T/mail.joined")"
 grep -q -- '--setup' "$T/mail" && fail "the mail's kdelta run has a --setup"
 # The kernels' directories went with the bisection; no QEMU is left.
 ls "$T/w" | grep -q '^kdelta-run\.' && fail "a workspace was left: $(ls "$T/w")"

@@ -43,21 +43,26 @@ printf '%s\n' 'repository: repo' 'branches:' '  - branch: main' \
 	'runs: 3' 'max-runs: 6' 'result-root: results' 'work-dir: work' \
 	'interval: 1h' 'executor: slurm' 'slurm:' '  partition: kdelta-test' \
 	'  poll: 0.3s' "  work-dir: $T/node-work" 'vm:' '  clock: instructions' \
-	'  runs-per-boot: 3' >"$T/robot.yaml"
+	'  runs-per-boot: 3' '  boot-timeout: 10m' >"$T/robot.yaml"
 
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err"
 status=$?
 [ "$status" = 0 ] || fail "kdelta robot: exit status $status: $(tail -n 5 "$T/err")"
 grep -Eqx "robot: main ${head:0:12}: aim9/tmpfs-creat-clo-100ms: first bad commit ${head:0:12} \(kernel: rt\): aim9\.creat-clo\.ops_per_sec" "$T/err" ||
 	fail "the robot did not name main's commit: $(grep -v '^robot: Slurm' "$T/err" | tail -n 8)"
-[ "$(grep -c '^robot: Slurm job [0-9]* submitted' "$T/err")" = 2 ] ||
+# A job (or more: a look that needs another round) for base and head,
+# then one for the bisection.
+[ "$(grep -c '^robot: Slurm job [0-9]* submitted' "$T/err")" -ge 2 ] ||
 	fail "not two Slurm jobs (base and head, then the bisection): $(grep 'submitted' "$T/err")"
 host=vm-$(uname -n)-tcg-icount-1cpu
 for c in "$head" "$base"; do
 	dir=$T/results/aim9/tmpfs-creat-clo-100ms/$host/$c
-	n=$(ls "$dir" 2>/dev/null | grep -c '^[0-9]*$')
-	# the robot's look, and the bisection's own at good and bad
-	[ "$n" = 6 ] || fail "$dir: $n runs, want 6: $(ls "$T"/results/aim9/*)"
+	# the robot's look, and the bisection's own at good and bad: 3 each
+	# at least, each run tagged with its look
+	for tag in "robot" "bisect ${base:0:12}..${head:0:12}"; do
+		n=$(grep -l "^  tag: $tag" "$dir"/[0-9]*/job.yaml 2>/dev/null | wc -l)
+		[ "$n" -ge 3 ] || fail "$dir: $n runs tagged '$tag', want 3 or more: $(grep -h '^  tag:' "$dir"/[0-9]*/job.yaml | sort | uniq -c)"
+	done
 done
 grep -q "^    release: $VM_ABI-rt-amd64\$" "$T/results/aim9/tmpfs-creat-clo-100ms/$host/$head/0/job.yaml" ||
 	fail "main's runs did not boot the rt kernel"
