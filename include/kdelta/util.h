@@ -55,6 +55,10 @@ size_t remove_stale_tmp_files(const char *dir);
 int remove_tree(const char *path, struct kd_err *err);
 /* mkdir -p; mode 0755. */
 int mkdir_p(const char *path, struct kd_err *err);
+/* mkdir -p of the directory path lies in (nothing for a bare name). */
+int mkdir_parent(const char *path, struct kd_err *err);
+/* The directory of path: "." for a bare name, "/" for "/name".  Caller frees. */
+char *path_dirname(const char *path);
 bool path_exists(const char *path);
 bool is_directory(const char *path);
 /*

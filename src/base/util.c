@@ -423,6 +423,28 @@ int mkdir_p(const char *path, struct kd_err *err)
 	return ret;
 }
 
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+int mkdir_parent(const char *path, struct kd_err *err)
+{
+	char *dir;
+	int ret;
+
+	if (!strchr(path, '/'))
+		return 0;
+	dir = path_dirname(path);
+	ret = mkdir_p(dir, err);
+	free(dir);
+	return ret;
+}
+
 bool path_exists(const char *path)
 {
 	struct stat st;

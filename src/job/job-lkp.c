@@ -28,15 +28,6 @@
 /* The most directories one search opens: a tree is a few dozen. */
 #define LKP_SEARCH_DIRS 4096
 
-static char *parent_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return NULL;
-	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
-}
-
 static bool is_jobs_dir(const char *dir)
 {
 	const char *slash = strrchr(dir, '/');
@@ -50,14 +41,14 @@ char *lkp_jobs_dir(const char *file)
 
 	if (!real)
 		return NULL;
-	dir = parent_of(real);
+	dir = path_dirname(real);
 	free(real);
 	while (dir && strcmp(dir, "/")) {
 		char *up;
 
 		if (is_jobs_dir(dir))
 			return dir;
-		up = parent_of(dir);
+		up = path_dirname(dir);
 		free(dir);
 		dir = up;
 	}
@@ -80,7 +71,7 @@ char *lkp_tree_find(const char *job_file)
 	const char *env = getenv("LKP_SRC");
 
 	if (jobs) {
-		char *root = parent_of(jobs);
+		char *root = path_dirname(jobs);
 
 		free(jobs);
 		if (root && is_tree(root))
@@ -206,7 +197,7 @@ char *lkp_include_search(const char *from, const char *file, char **jobs_dir)
 	if (!jobs || strstr(file, "..") || file[0] == '/')
 		return NULL;
 	/* lkp-tests' own root first: "<<: jobs/cgroup2.yaml". */
-	root = parent_of(jobs);
+	root = path_dirname(jobs);
 	if (root && is_tree(root)) {
 		found = xasprintf("%s/%s", root, file);
 		if (!path_exists(found) || is_directory(found)) {

@@ -744,13 +744,8 @@ static int load_root(const struct loader *ld, const struct jnode *root)
 
 static char *directory_of(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir, *abs;
+	char *dir = path_dirname(path), *abs;
 
-	if (slash)
-		dir = slash == path ? xstrdup("/") : xstrndup(path, slash - path);
-	else
-		dir = xstrdup(".");
 	abs = absolute_path(dir);
 	free(dir);
 	return abs;

@@ -48,16 +48,6 @@ char *run_lock_path(void)
 	return xasprintf("%s/.cache/kdelta/run.lock", home && *home ? home : "/tmp");
 }
 
-/* The directory of path ("." for a bare name).  Caller frees. */
-static char *parent_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	return slash == path ? xstrdup("/") : xstrndup(path, slash - path);
-}
-
 /*
  * Whether a user other than root and us could replace what a directory
  * holds: it is theirs, or they may write it and it lacks the sticky bit
@@ -90,7 +80,7 @@ static int check_dir(const char *lock, const char *dir, struct kd_err *err)
  */
 static int check_trusted_dirs(const char *path, struct kd_err *err)
 {
-	char *dir = parent_of(path), *real = realpath(dir, NULL);
+	char *dir = path_dirname(path), *real = realpath(dir, NULL);
 	struct strbuf prefix = STRBUF_INIT;
 	int ret;
 
@@ -313,12 +303,9 @@ enum run_lock_result run_lock_take(struct run_lock *lock, const char *path,
 		.what = "the machine's run lock", .wait = wait,
 		.cancel_fd = cancel_fd, .waiting = waiting, .arg = arg,
 	};
-	char *dir = parent_of(path);
-	int ret = mkdir_p(dir, err);
 
-	free(dir);
 	lock->fd = -1;
-	if (ret < 0)
+	if (mkdir_parent(path, err) < 0)
 		return RUN_LOCK_ERROR;
 	if (check_trusted_dirs(path, err) < 0)
 		return err->status == KD_EXIT_USAGE ? RUN_LOCK_REFUSED
@@ -331,12 +318,9 @@ enum run_lock_result lock_file_try(struct run_lock *lock, const char *path,
 				   struct kd_err *err)
 {
 	struct lock_wait w = { .what = what, .cancel_fd = -1 };
-	char *dir = parent_of(path);
-	int ret = mkdir_p(dir, err);
 
-	free(dir);
 	lock->fd = -1;
-	if (ret < 0)
+	if (mkdir_parent(path, err) < 0)
 		return RUN_LOCK_ERROR;
 	return take(lock, path, who, &w, err);
 }

@@ -72,16 +72,8 @@ static int check_private(int fd, const char *path, struct kd_err *err)
 
 int work_dir_open(struct work_dir *wd, const char *path, struct kd_err *err)
 {
-	char *parent = xstrdup(path), *slash = strrchr(parent, '/');
-	int ret = 0;
-
 	*wd = (struct work_dir){ .fd = -1 };
-	if (slash && slash != parent) {
-		*slash = '\0';
-		ret = mkdir_p(parent, err);
-	}
-	free(parent);
-	if (ret < 0)
+	if (mkdir_parent(path, err) < 0)
 		return kd_err_kind(err, KD_EXIT_WRITE);
 	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
 		kd_error(err, "cannot create the work directory %s: %s", path,
