@@ -93,23 +93,63 @@ static int count_runs(const struct slurm_executor *se, const struct job *job,
 	return ret;
 }
 
+/* A new batch directory under the job directory, NULL on errors. */
+static char *batch_dir_new(const struct slurm_executor *se, struct kd_err *err)
+{
+	char *dir = xasprintf("%s/batch-XXXXXX", se->o.job_dir);
+
+	if (mkdir_p(se->o.job_dir, err) < 0) {
+		free(dir);
+		return NULL;
+	}
+	if (!mkdtemp(dir)) {
+		kd_error(err, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* dir/name from text; executable when it is the script. */
+static int batch_write(const char *dir, const char *name,
+		       const struct strbuf *text, struct kd_err *err)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(path, text->buf, text->len, err);
+
+	if (!ret && !strcmp(name, BATCH_SCRIPT) && chmod(path, 0755) < 0)
+		ret = kd_error(err, "%s: %s", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
+/* What every batch holds: its job and its script. */
+static int batch_write_job(const char *dir, const struct job *job,
+			   const struct strbuf *script, struct kd_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	job_to_yaml(job->root, &sb);
+	ret = batch_write(dir, BATCH_JOB, &sb, err);
+	if (!ret)
+		ret = batch_write(dir, BATCH_SCRIPT, script, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
 /* The batch's directory, its script, its job, the counts before. */
 static int prepare_batch(struct slurm_executor *se,
 			 const struct measure_request *req, char **dir_out,
 			 struct kd_err *err)
 {
-	char *tmpl = xasprintf("%s/batch-XXXXXX", se->o.job_dir);
+	char *dir = batch_dir_new(se, err);
 	size_t n = req->n_commits;
 	size_t *missing = xcalloc(n ? n : 1, sizeof(*missing));
-	struct strbuf sb = STRBUF_INIT, before = STRBUF_INIT;
-	char *path;
-	int ret = 0;
+	struct strbuf script = STRBUF_INIT, before = STRBUF_INIT;
+	int ret = dir ? 0 : -1;
 
 	*dir_out = NULL;
-	if (mkdir_p(se->o.job_dir, err) < 0)
-		ret = -1;
-	else if (!mkdtemp(tmpl))
-		ret = kd_error(err, "%s: %s", tmpl, strerror(errno));
 	for (size_t i = 0; i < n && !ret; i++) {
 		size_t ok, failed;
 
@@ -122,33 +162,20 @@ static int prepare_batch(struct slurm_executor *se,
 	if (!ret) {
 		if (se->ex.host)
 			strbuf_addf(&before, "host %s\n", se->ex.host);
-		path = xasprintf("%s/%s", tmpl, BATCH_BEFORE);
-		ret = write_file_atomic(path, before.buf, before.len, err);
-		free(path);
+		ret = batch_write(dir, BATCH_BEFORE, &before, err);
 	}
 	if (!ret) {
-		job_to_yaml(req->job->root, &sb);
-		path = xasprintf("%s/%s", tmpl, BATCH_JOB);
-		ret = write_file_atomic(path, sb.buf, sb.len, err);
-		free(path);
+		slurm_script_measure(&se->o, req, dir, missing, &script);
+		ret = batch_write_job(dir, req->job, &script, err);
 	}
-	if (!ret) {
-		strbuf_reset(&sb);
-		slurm_script_measure(&se->o, req, tmpl, missing, &sb);
-		path = xasprintf("%s/%s", tmpl, BATCH_SCRIPT);
-		ret = write_file_atomic(path, sb.buf, sb.len, err);
-		if (!ret && chmod(path, 0755) < 0)
-			ret = kd_error(err, "%s: %s", path, strerror(errno));
-		free(path);
-	}
-	strbuf_release(&sb);
+	strbuf_release(&script);
 	strbuf_release(&before);
 	free(missing);
 	if (ret < 0) {
-		free(tmpl);
+		free(dir);
 		return -1;
 	}
-	*dir_out = tmpl;
+	*dir_out = dir;
 	return 0;
 }
 
@@ -281,8 +308,8 @@ static bool job_active(const char *state)
  * Waits for the job to end: 0, its last state in state (empty: Slurm
  * forgot it); 1 when a signal came first (res->signal).
  */
-static int wait_job(struct slurm_executor *se, long id,
-		    struct measure_result *res, struct strbuf *state)
+static int wait_job(struct slurm_executor *se, long id, int *signal,
+		    struct strbuf *state)
 {
 	struct strbuf node = STRBUF_INIT, why = STRBUF_INIT, said = STRBUF_INIT;
 	struct pollfd pfd = { .fd = se->o.cancel_fd, .events = POLLIN };
@@ -309,7 +336,7 @@ static int wait_job(struct slurm_executor *se, long id,
 		}
 		/* Without a cancel_fd, poll() just sleeps. */
 		if (poll(&pfd, se->o.cancel_fd >= 0, (int)(se->o.poll * 1000)) > 0 &&
-		    (res->signal = proc_caught_signal(se->o.cancel_fd))) {
+		    (*signal = proc_caught_signal(se->o.cancel_fd))) {
 			ret = 1;
 			break;
 		}
@@ -494,62 +521,106 @@ static int hand_over(struct slurm_executor *se, const char *dir,
 	return ret;
 }
 
+/* A Slurm job of kdelta's, from its hand-over (or ticket) to its end. */
+struct slurm_job {
+	long id;
+	char *dir;		/* its batch directory, NULL until known */
+	struct strbuf state;	/* Slurm's last word on it */
+	bool found;		/* it wrote BATCH_FOUND (text: its lines) */
+	struct strbuf text;
+	int signal;		/* what stopped the wait, 0 if none */
+};
+
+#define SLURM_JOB_INIT { .state = STRBUF_INIT, .text = STRBUF_INIT }
+
+static void slurm_job_release(struct slurm_job *job)
+{
+	free(job->dir);
+	strbuf_release(&job->state);
+	strbuf_release(&job->text);
+}
+
+/*
+ * The job a ticket names, waited for again; or, with no ticket, the batch
+ * prepared in job->dir handed over and waited for.  0 when it ended (with
+ * job->found and its text) or a signal stopped the wait (job->signal), -1
+ * on errors.
+ */
+static int slurm_job_run(struct slurm_executor *se, const char *ticket,
+			 int (*submitted)(void *, const char *, struct kd_err *),
+			 void *submitted_arg, struct slurm_job *job,
+			 struct kd_err *err)
+{
+	char *path;
+	int ret;
+
+	if (ticket) {
+		free(job->dir);
+		job->dir = NULL;
+		ret = parse_ticket(ticket, &job->id, &job->dir, err);
+		if (!ret)
+			say(se, "Slurm job %ld: waiting for it again (%s)",
+			    job->id, job->dir);
+	} else {
+		ret = hand_over(se, job->dir, submitted, submitted_arg,
+				&job->id, err);
+	}
+	if (ret > 0) {
+		/* A signal while sbatch ran: no job ID to wait for. */
+		job->signal = proc_caught_signal(se->o.cancel_fd);
+		return 0;
+	}
+	if (ret || wait_job(se, job->id, &job->signal, &job->state))
+		return ret;
+	path = xasprintf("%s/%s", job->dir, BATCH_FOUND);
+	job->found = path_exists(path);
+	if (job->found)
+		ret = read_file(path, &job->text, err);
+	free(path);
+	if (!ret)
+		say(se, "Slurm job %ld: ended %s", job->id,
+		    job->state.len ? job->state.buf : "(Slurm forgot it)");
+	return ret;
+}
+
+/* "Slurm job 12 ended COMPLETED before its end (see DIR/slurm-12.out)" */
+static char *ended_early(const struct slurm_job *job)
+{
+	return xasprintf("Slurm job %ld ended %s before its end (see %s/slurm-%ld.out)",
+			 job->id, job->state.len ? job->state.buf : "(state unknown)",
+			 job->dir, job->id);
+}
+
 static int slurm_measure(struct executor *ex, const struct measure_request *req,
 			 struct measure_result *res, struct kd_err *err)
 {
 	struct slurm_executor *se = (struct slurm_executor *)ex;
-	struct strbuf state = STRBUF_INIT, found = STRBUF_INIT;
-	char *dir = NULL, *path;
+	struct slurm_job job = SLURM_JOB_INIT;
 	bool all;
-	long id;
-	int ret;
+	int ret = 0;
 
 	if (!req->ticket && (all_measured(se, req, res, &all, err) < 0 || all))
 		return all ? 0 : -1;
-	if (req->ticket) {
-		ret = parse_ticket(req->ticket, &id, &dir, err);
+	if (!req->ticket)
+		ret = prepare_batch(se, req, &job.dir, err);
+	if (!ret)
+		ret = slurm_job_run(se, req->ticket, req->submitted,
+				    req->submitted_arg, &job, err);
+	res->signal = job.signal;
+	if (!ret && !job.signal && job.found) {
+		ret = batch_failed(job.id, job.dir, job.text.buf, err);
 		if (!ret)
-			say(se, "Slurm job %ld: waiting for it again (%s)", id, dir);
-	} else {
-		ret = prepare_batch(se, req, &dir, err);
-		if (!ret)
-			ret = hand_over(se, dir, req->submitted,
-					req->submitted_arg, &id, err);
-		if (ret > 0) {
-			/* A signal while sbatch ran: no job ID to wait for. */
-			res->signal = proc_caught_signal(se->o.cancel_fd);
-			ret = 0;
-			goto out;
+			ret = read_outcome(se, req, job.dir, job.text.buf, res,
+					   err);
+	} else if (!ret && !job.signal) {
+		for (size_t i = 0; i < req->n_commits; i++) {
+			res->outcome[i] = MEASURE_RUN_FAILED;
+			res->why[i] = ended_early(&job);
 		}
 	}
-	if (!ret && wait_job(se, id, res, &state) == 0) {
-		path = xasprintf("%s/%s", dir, BATCH_FOUND);
-		if (path_exists(path)) {
-			ret = read_file(path, &found, err);
-			if (!ret)
-				ret = batch_failed(id, dir, found.buf, err);
-			if (!ret)
-				ret = read_outcome(se, req, dir, found.buf, res,
-						   err);
-		} else {
-			for (size_t i = 0; i < req->n_commits; i++) {
-				res->outcome[i] = MEASURE_RUN_FAILED;
-				res->why[i] = xasprintf("Slurm job %ld ended %s before its end (see %s/slurm-%ld.out)",
-					id, state.len ? state.buf : "(state unknown)",
-					dir, id);
-			}
-		}
-		if (!ret)
-			say(se, "Slurm job %ld: ended %s", id,
-			    state.len ? state.buf : "(Slurm forgot it)");
-		free(path);
-	}
-out:
 	if (!res->host && ex->host)
 		res->host = xstrdup(ex->host);
-	strbuf_release(&found);
-	strbuf_release(&state);
-	free(dir);
+	slurm_job_release(&job);
 	return ret;
 }
 
@@ -632,19 +703,14 @@ static int slurm_collect(struct executor *ex, const char *ticket,
 			 struct strbuf *state, struct kd_err *err)
 {
 	struct slurm_executor *se = (struct slurm_executor *)ex;
-	struct measure_result res = { 0 };
-	char *dir = NULL;
-	long id;
-	int ret;
+	struct slurm_job job = SLURM_JOB_INIT;
+	int ret = slurm_job_run(se, ticket, NULL, NULL, &job, err);
 
-	if (parse_ticket(ticket, &id, &dir, err) < 0)
-		return -1;
-	say(se, "Slurm job %ld: waiting for it again (%s)", id, dir);
-	ret = wait_job(se, id, &res, state);
-	if (!ret)
-		say(se, "Slurm job %ld: ended %s", id,
-		    state->len ? state->buf : "(Slurm forgot it)");
-	free(dir);
+	strbuf_reset(state);
+	strbuf_add(state, job.state.buf, job.state.len);
+	if (!ret && job.signal)
+		ret = 1;
+	slurm_job_release(&job);
 	return ret;
 }
 
@@ -653,37 +719,20 @@ static int prepare_bisect(struct slurm_executor *se,
 			  const struct bisect_request *req, char **dir_out,
 			  struct kd_err *err)
 {
-	char *tmpl = xasprintf("%s/batch-XXXXXX", se->o.job_dir);
-	struct strbuf sb = STRBUF_INIT;
-	char *path;
-	int ret = 0;
+	struct strbuf script = STRBUF_INIT;
+	char *dir = batch_dir_new(se, err);
 
 	*dir_out = NULL;
-	if (mkdir_p(se->o.job_dir, err) < 0)
-		ret = -1;
-	else if (!mkdtemp(tmpl))
-		ret = kd_error(err, "%s: %s", tmpl, strerror(errno));
-	if (!ret) {
-		job_to_yaml(req->job->root, &sb);
-		path = xasprintf("%s/%s", tmpl, BATCH_JOB);
-		ret = write_file_atomic(path, sb.buf, sb.len, err);
-		free(path);
-	}
-	if (!ret) {
-		strbuf_reset(&sb);
-		slurm_script_bisect(&se->o, req, tmpl, &sb);
-		path = xasprintf("%s/%s", tmpl, BATCH_SCRIPT);
-		ret = write_file_atomic(path, sb.buf, sb.len, err);
-		if (!ret && chmod(path, 0755) < 0)
-			ret = kd_error(err, "%s: %s", path, strerror(errno));
-		free(path);
-	}
-	strbuf_release(&sb);
-	if (ret < 0) {
-		free(tmpl);
+	if (!dir)
+		return -1;
+	slurm_script_bisect(&se->o, req, dir, &script);
+	if (batch_write_job(dir, req->job, &script, err) < 0) {
+		strbuf_release(&script);
+		free(dir);
 		return -1;
 	}
-	*dir_out = tmpl;
+	strbuf_release(&script);
+	*dir_out = dir;
 	return 0;
 }
 
@@ -771,47 +820,28 @@ static int slurm_bisect(struct executor *ex, const struct bisect_request *req,
 			struct bisect_outcome *out, struct kd_err *err)
 {
 	struct slurm_executor *se = (struct slurm_executor *)ex;
-	struct strbuf state = STRBUF_INIT, found = STRBUF_INIT;
-	struct measure_result res = { 0 };
-	char *dir = NULL, *path;
-	long id;
-	int ret;
+	struct slurm_job job = SLURM_JOB_INIT;
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->status = -1;
-	if (req->ticket) {
-		ret = parse_ticket(req->ticket, &id, &dir, err);
-		if (!ret)
-			say(se, "Slurm job %ld: waiting for it again (%s)", id, dir);
-	} else {
-		ret = prepare_bisect(se, req, &dir, err);
-		if (!ret)
-			ret = hand_over(se, dir, req->submitted,
-					req->submitted_arg, &id, err);
+	if (!req->ticket)
+		ret = prepare_bisect(se, req, &job.dir, err);
+	if (!ret)
+		ret = slurm_job_run(se, req->ticket, req->submitted,
+				    req->submitted_arg, &job, err);
+	out->signal = job.signal;
+	if (!ret && !job.signal && !job.found) {
+		char *why = ended_early(&job);
+
+		ret = kd_error(err, "%s", why);
+		free(why);
+	} else if (!ret && !job.signal) {
+		ret = read_bisect(se, job.id, job.dir, job.text.buf, out, err);
 	}
-	if (ret > 0) {
-		out->signal = proc_caught_signal(se->o.cancel_fd);
-		ret = 0;
-	} else if (!ret && wait_job(se, id, &res, &state) == 0) {
-		path = xasprintf("%s/%s", dir, BATCH_FOUND);
-		if (!path_exists(path))
-			ret = kd_error(err, "Slurm job %ld ended %s before its end (see %s/slurm-%ld.out)",
-				       id, state.len ? state.buf : "(state unknown)",
-				       dir, id);
-		else if (!(ret = read_file(path, &found, err)))
-			ret = read_bisect(se, id, dir, found.buf, out, err);
-		if (!ret)
-			say(se, "Slurm job %ld: ended %s", id,
-			    state.len ? state.buf : "(Slurm forgot it)");
-		free(path);
-	} else if (!ret) {
-		out->signal = res.signal;
-	}
-	if (dir)
-		out->where = xasprintf("Slurm job %ld, %s", id, dir);
-	strbuf_release(&found);
-	strbuf_release(&state);
-	free(dir);
+	if (job.dir && (req->ticket || job.id))
+		out->where = xasprintf("Slurm job %ld, %s", job.id, job.dir);
+	slurm_job_release(&job);
 	return ret;
 }
 
