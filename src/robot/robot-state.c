@@ -97,16 +97,11 @@ int robot_state_open(const char *path, struct robot_state **out,
 		     struct kd_err *err)
 {
 	struct robot_state *st = xcalloc(1, sizeof(*st));
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int ret = 0, version = 0;
 
 	*out = NULL;
-	if (slash && slash != dir) {
-		*slash = '\0';
-		if (mkdir_p(dir, err) < 0)
-			ret = kd_err_kind(err, KD_EXIT_WRITE);
-	}
-	free(dir);
+	if (mkdir_parent(path, err) < 0)
+		ret = kd_err_kind(err, KD_EXIT_WRITE);
 	if (!ret)
 		ret = db_open(&st->db, path, BUSY_TIMEOUT_MS,
 			      "cannot open the robot's state", err);
@@ -600,46 +595,53 @@ static void ticket_line(sqlite3_stmt *s, struct strbuf *out)
 		    text_or(s, 2, "?"));
 }
 
+/* What robot_state_print() shows, in order. */
+static const struct state_section {
+	const char *heading, *sql;
+	void (*line)(sqlite3_stmt *s, struct strbuf *out);
+} state_sections[] = {
+	{ "queue",
+	  "SELECT id, branch, job, base, head, state, metric FROM tests"
+	  " WHERE state != '" ROBOT_TEST_DONE "' ORDER BY id",
+	  test_line },
+	{ "batches handed to the executor",
+	  "SELECT started, purpose, ticket FROM batches"
+	  " WHERE state = 'running' AND ticket IS NOT NULL ORDER BY id",
+	  ticket_line },
+	{ "recent verdicts",
+	  "SELECT branch, job, base, head, verdict, updated"
+	  " FROM tests WHERE state = '" ROBOT_TEST_DONE "'"
+	  " ORDER BY updated DESC, id DESC LIMIT 10",
+	  verdict_line },
+	{ "undecided (not mailed: more runs, or a larger min-change, would tell)",
+	  "SELECT branch, job, base, head, verdict, updated"
+	  " FROM tests WHERE outcome = '" ROBOT_OUTCOME_UNDECIDED "'"
+	  " ORDER BY updated DESC, id DESC LIMIT 10",
+	  verdict_line },
+	{ "open bisects",
+	  "SELECT b.test, b.metric, b.good, b.bad,"
+	  " (SELECT count(*) FROM bisect_steps s WHERE s.test = b.test),"
+	  " (SELECT commit_hash FROM bisect_steps s WHERE s.test = b.test"
+	  "  ORDER BY rowid DESC LIMIT 1),"
+	  " (SELECT verdict FROM bisect_steps s WHERE s.test = b.test"
+	  "  ORDER BY rowid DESC LIMIT 1)"
+	  " FROM bisects b WHERE b.state = 'running' ORDER BY b.test",
+	  bisect_line },
+	{ "mails",
+	  "SELECT first_bad, job, metric, message_id, sent, state"
+	  " FROM mails ORDER BY queued DESC LIMIT 10",
+	  mail_line },
+};
+
 int robot_state_print(struct robot_state *st, FILE *out, struct kd_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int ret = print_section(st, &sb, "queue",
-		"SELECT id, branch, job, base, head, state, metric FROM tests"
-		" WHERE state != '" ROBOT_TEST_DONE "' ORDER BY id",
-		test_line, err);
+	int ret = 0;
 
-	if (!ret)
-		ret = print_section(st, &sb, "batches handed to the executor",
-			"SELECT started, purpose, ticket FROM batches"
-			" WHERE state = 'running' AND ticket IS NOT NULL ORDER BY id",
-			ticket_line, err);
-	if (!ret)
-		ret = print_section(st, &sb, "recent verdicts",
-			"SELECT branch, job, base, head, verdict, updated"
-			" FROM tests WHERE state = '" ROBOT_TEST_DONE "'"
-			" ORDER BY updated DESC, id DESC LIMIT 10",
-			verdict_line, err);
-	if (!ret)
-		ret = print_section(st, &sb, "undecided (not mailed: more runs, or a larger min-change, would tell)",
-			"SELECT branch, job, base, head, verdict, updated"
-			" FROM tests WHERE outcome = '" ROBOT_OUTCOME_UNDECIDED "'"
-			" ORDER BY updated DESC, id DESC LIMIT 10",
-			verdict_line, err);
-	if (!ret)
-		ret = print_section(st, &sb, "open bisects",
-			"SELECT b.test, b.metric, b.good, b.bad,"
-			" (SELECT count(*) FROM bisect_steps s WHERE s.test = b.test),"
-			" (SELECT commit_hash FROM bisect_steps s WHERE s.test = b.test"
-			"  ORDER BY rowid DESC LIMIT 1),"
-			" (SELECT verdict FROM bisect_steps s WHERE s.test = b.test"
-			"  ORDER BY rowid DESC LIMIT 1)"
-			" FROM bisects b WHERE b.state = 'running' ORDER BY b.test",
-			bisect_line, err);
-	if (!ret)
-		ret = print_section(st, &sb, "mails",
-			"SELECT first_bad, job, metric, message_id, sent, state"
-			" FROM mails ORDER BY queued DESC LIMIT 10",
-			mail_line, err);
+	for (size_t i = 0; i < ARRAY_SIZE(state_sections) && !ret; i++)
+		ret = print_section(st, &sb, state_sections[i].heading,
+				    state_sections[i].sql,
+				    state_sections[i].line, err);
 	/* What a commit's author wrote goes to a terminal: no escapes. */
 	for (size_t i = 0; i < sb.len; i++)
 		if (sb.buf[i] != '\n')

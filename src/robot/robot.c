@@ -367,22 +367,15 @@ static int compare_test(struct robot *r, struct robot_test *t,
 	}
 	if (!ret && worst) {
 		ret = regressed(r, t, worst, &worst_j, err);
-	} else if (!ret && unknown.len && !open.len) {
-		struct strbuf verdict = STRBUF_INIT;
-
-		strbuf_addf(&verdict, "undecided: %s; not bisected, not mailed",
-			    unknown.buf);
-		ret = robot_test_done(r, t, ROBOT_OUTCOME_UNDECIDED, verdict.buf,
-				err);
-		strbuf_release(&verdict);
-	} else if (!ret && !open.len) {
+	} else if (!ret && !open.len && !unknown.len) {
 		ret = robot_test_done(r, t, ROBOT_OUTCOME_CLEAN,
 				"no regression of a workload result", err);
-	} else if (!ret && last) {
+	} else if (!ret && (!open.len || last)) {
 		struct strbuf verdict = STRBUF_INIT;
 
-		strbuf_addf(&verdict, "undecided at max-runs: %s; not bisected, not mailed",
-			    open.buf);
+		strbuf_addf(&verdict, "undecided%s: %s; not bisected, not mailed",
+			    open.len ? " at max-runs" : "",
+			    open.len ? open.buf : unknown.buf);
 		ret = robot_test_done(r, t, ROBOT_OUTCOME_UNDECIDED, verdict.buf,
 				err);
 		strbuf_release(&verdict);
