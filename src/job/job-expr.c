@@ -175,6 +175,27 @@ static int expect_word(struct lexer *lx, const char *word, size_t opened)
 			 "expected '%s'", word);
 }
 
+/*
+ * The end of an if or a case opened at offset opened: its "else" branch,
+ * whose value is *v's unless an earlier branch was taken (done), and its
+ * "end".
+ */
+static int else_end(struct lexer *lx, bool done, struct value *v,
+		    size_t opened)
+{
+	if (lex_at_word(lx, "else")) {
+		struct value body = { V_NIL };
+
+		if (lex_next(lx) || parse_body(lx, !done, &body))
+			return -1;
+		if (!done)
+			*v = body;
+		else
+			value_free(&body);
+	}
+	return expect_word(lx, "end", opened);
+}
+
 static int if_expression(struct lexer *lx, bool run, struct value *v)
 {
 	size_t opened = lx->start;
@@ -202,31 +223,9 @@ static int if_expression(struct lexer *lx, bool run, struct value *v)
 		}
 		value_free(&cond);
 	} while (lex_at_word(lx, "elsif"));
-	if (lex_at_word(lx, "else")) {
-		struct value body = { V_NIL };
-
-		if (lex_next(lx) || parse_body(lx, !done, &body))
-			return -1;
-		if (!done)
-			*v = body;
-		else
-			value_free(&body);
-	}
-	return expect_word(lx, "end", opened);
+	return else_end(lx, done, v, opened);
 }
 
-/*
- * The parsers leave *v freed when they fail; if and case may have taken a
- * branch's value before a later part fails ("if x then 'a' end" cut
- * short): it goes then.
- */
-static int parse_if(struct lexer *lx, bool run, struct value *v)
-{
-	if (if_expression(lx, run, v) == 0)
-		return 0;
-	value_free(v);
-	return -1;
-}
 
 static bool values_equal(const struct value *a, const struct value *b)
 {
@@ -297,22 +296,18 @@ static int case_expression(struct lexer *lx, bool run, struct value *v)
 		}
 	}
 	value_free(&subject);
-	if (lex_at_word(lx, "else")) {
-		struct value body = { V_NIL };
-
-		if (lex_next(lx) || parse_body(lx, !done, &body))
-			return -1;
-		if (!done)
-			*v = body;
-		else
-			value_free(&body);
-	}
-	return expect_word(lx, "end", opened);
+	return else_end(lx, done, v, opened);
 }
 
-static int parse_case(struct lexer *lx, bool run, struct value *v)
+/*
+ * The parsers leave *v freed when they fail; if and case may have taken a
+ * branch's value before a later part fails ("if x then 'a' end" cut
+ * short): it goes then.
+ */
+static int parse_branches(int (*expression)(struct lexer *, bool, struct value *),
+			  struct lexer *lx, bool run, struct value *v)
 {
-	if (case_expression(lx, run, v) == 0)
+	if (expression(lx, run, v) == 0)
 		return 0;
 	value_free(v);
 	return -1;
@@ -363,9 +358,9 @@ static int parse_primary(struct lexer *lx, bool run, struct value *v)
 		return lex_next(lx);
 	}
 	if (lex_at_word(lx, "if"))
-		return parse_if(lx, run, v);
+		return parse_branches(if_expression, lx, run, v);
 	if (lex_at_word(lx, "case"))
-		return parse_case(lx, run, v);
+		return parse_branches(case_expression, lx, run, v);
 	if (lex_is_keyword(lx->word)) {
 		char what[80];
 

@@ -159,45 +159,26 @@ const char *jnode_str(const struct jnode *map, const char *key)
 	return node && node->kind == JNODE_SCALAR ? node->scalar : NULL;
 }
 
-int64_t jnode_int(const struct jnode *map, const char *key)
-{
-	const char *s = jnode_str(map, key);
-	int64_t value = 0;
+/*
+ * jnode_int(), jnode_size(), jnode_duration(), jnode_bool(): the scalar at
+ * key read by its parse_*() of kdelta/schema.h, 0 (false) when it is
+ * absent or does not read.
+ */
+#define JNODE_TYPED(name, type, parse)					\
+	type jnode_##name(const struct jnode *map, const char *key)	\
+	{								\
+		const char *s = jnode_str(map, key);			\
+		type value = 0;						\
+									\
+		if (s && parse(s, &value, NULL))			\
+			value = 0;					\
+		return value;						\
+	}
 
-	if (s && parse_int(s, &value, NULL))
-		value = 0;
-	return value;
-}
-
-uint64_t jnode_size(const struct jnode *map, const char *key)
-{
-	const char *s = jnode_str(map, key);
-	uint64_t value = 0;
-
-	if (s && parse_size(s, &value, NULL))
-		value = 0;
-	return value;
-}
-
-double jnode_duration(const struct jnode *map, const char *key)
-{
-	const char *s = jnode_str(map, key);
-	double value = 0;
-
-	if (s && parse_duration(s, &value, NULL))
-		value = 0;
-	return value;
-}
-
-bool jnode_bool(const struct jnode *map, const char *key)
-{
-	const char *s = jnode_str(map, key);
-	bool value = false;
-
-	if (s && parse_bool(s, &value, NULL))
-		value = false;
-	return value;
-}
+JNODE_TYPED(int, int64_t, parse_int)
+JNODE_TYPED(size, uint64_t, parse_size)
+JNODE_TYPED(duration, double, parse_duration)
+JNODE_TYPED(bool, bool, parse_bool)
 
 static int emit_to_strbuf(void *data, unsigned char *buffer, size_t size)
 {

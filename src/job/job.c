@@ -319,20 +319,19 @@ static void legacy_name_add(struct strbuf *sb, const struct param_spec *spec,
 	}
 }
 
-/* Whether the common parameter key (or a key the schema does not know) names jobs. */
-static bool in_job_name(const struct param_spec *common, const char *key)
-{
-	const struct param_spec *spec = param_find(common, key);
+/*
+ * The parameters a job's name may take, each through fn: every workload
+ * section's, and every top-level key that is no workload's (common: the
+ * common parameter it is, or NULL for a key the schema does not know).
+ */
+typedef void name_param_fn(void *arg, const struct param_spec *spec,
+			   const struct jnode *value, bool common);
 
-	return !spec || !spec->unnamed;
-}
-
-static char *legacy_job_name(const struct job_loader *ld,
-			     const struct jnode *root)
+static void each_name_param(const struct job_loader *ld,
+			    const struct jnode *root, name_param_fn *fn,
+			    void *arg)
 {
 	const struct param_spec *common = ld->schema->common->params;
-	struct strbuf sb = STRBUF_INIT;
-	char *name;
 
 	for (size_t i = 0; i < root->n; i++) {
 		const struct param_section *section =
@@ -340,13 +339,28 @@ static char *legacy_job_name(const struct job_loader *ld,
 		const struct jnode *map = root->values[i];
 
 		for (size_t j = 0; section && j < map->n; j++)
-			legacy_name_add(&sb,
-					param_find(section->params, map->keys[j]),
-					map->values[j]);
-		if (!section && in_job_name(common, root->keys[i]))
-			legacy_name_add(&sb, param_find(common, root->keys[i]),
-					map);
+			fn(arg, param_find(section->params, map->keys[j]),
+			   map->values[j], false);
+		if (!section)
+			fn(arg, param_find(common, root->keys[i]), map, true);
 	}
+}
+
+/* The legacy name leaves out the common parameters that name no job. */
+static void legacy_name_param(void *arg, const struct param_spec *spec,
+			      const struct jnode *value, bool common)
+{
+	if (!(common && spec && spec->unnamed))
+		legacy_name_add(arg, spec, value);
+}
+
+static char *legacy_job_name(const struct job_loader *ld,
+			     const struct jnode *root)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *name;
+
+	each_name_param(ld, root, legacy_name_param, &sb);
 	name = safe_name(sb.len ? sb.buf : "defaults", JOB_NAME_MAX);
 	strbuf_release(&sb);
 	return name;
@@ -463,27 +477,31 @@ static void lkp_name_chars(const char *text, struct strbuf *out)
  * split writes it and the runner records it) has the name of the job it
  * came from.
  */
+struct name_parts {
+	struct name_part *at;
+	size_t n;
+};
+
+static void name_param(void *arg, const struct param_spec *spec,
+		       const struct jnode *value, bool common)
+{
+	struct name_parts *p = arg;
+
+	(void)common;
+	name_part_add(&p->at, &p->n, spec, value);
+}
+
 static char *job_name(const struct job_loader *ld, const struct jnode *root)
 {
-	const struct param_spec *common = ld->schema->common->params;
-	struct name_part *parts = NULL;
+	struct name_parts p = { 0 };
+	struct name_part *parts;
 	struct strbuf joined = STRBUF_INIT, sb = STRBUF_INIT;
-	size_t n = 0;
+	size_t n;
 	char *name;
 
-	for (size_t i = 0; i < root->n; i++) {
-		const struct param_section *section =
-			schema_workload(ld->schema, root->keys[i]);
-		const struct jnode *map = root->values[i];
-
-		for (size_t j = 0; section && j < map->n; j++)
-			name_part_add(&parts, &n,
-				      param_find(section->params, map->keys[j]),
-				      map->values[j]);
-		if (!section)
-			name_part_add(&parts, &n,
-				      param_find(common, root->keys[i]), map);
-	}
+	each_name_param(ld, root, name_param, &p);
+	parts = p.at;
+	n = p.n;
 	if (n)		/* qsort() takes no NULL, even for 0 parts */
 		qsort(parts, n, sizeof(*parts), name_part_cmp);
 	for (size_t i = 0; i < n; i++) {
