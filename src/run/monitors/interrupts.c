@@ -104,17 +104,16 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line;
-	size_t len, ncpus;
+	struct sample_lines l = SAMPLE_LINES(sample);
+	size_t ncpus;
 
-	if (!next_line(&pos, end, &line, &len))
-		return kd_error(err, "sample at %.6f: empty", sample->time);
-	if (!(ncpus = count_cpus(line, len)))
-		return bad_line(err, sample, line, len,
+	if (sample_first_line(sample, &l, err) < 0)
+		return -1;
+	if (!(ncpus = count_cpus(l.line, l.len)))
+		return bad_line(err, sample, l.line, l.len,
 				"expected the header 'CPU0 CPU1 ...'");
-	while (next_line(&pos, end, &line, &len))
-		if (parse_line(sample, line, len, ncpus, name, set, err) < 0)
+	while (sample_next_line(&l))
+		if (parse_line(sample, l.line, l.len, ncpus, name, set, err) < 0)
 			return -1;
 	return 0;
 }

@@ -184,18 +184,16 @@ static int parse_diskstats(const struct raw_sample *sample, const char *line,
 static int parse_sample(const struct raw_sample *sample, struct devices *devs,
 			struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line;
-	size_t len;
+	struct sample_lines l = SAMPLE_LINES(sample);
 
-	if (!next_line(&pos, end, &line, &len) || len < 8 ||
-	    memcmp(line, "devices:", 8))
+	if (!sample_next_line(&l) || l.len < 8 ||
+	    memcmp(l.line, "devices:", 8))
 		return kd_error(err, "sample at %.6f: expected 'devices: ...' first",
 				sample->time);
-	if (parse_devices(sample, line, len, devs, err) < 0)
+	if (parse_devices(sample, l.line, l.len, devs, err) < 0)
 		return -1;
-	while (next_line(&pos, end, &line, &len))
-		if (parse_diskstats(sample, line, len, devs, err) < 0)
+	while (sample_next_line(&l))
+		if (parse_diskstats(sample, l.line, l.len, devs, err) < 0)
 			return -1;
 	return 0;
 }

@@ -10,17 +10,17 @@
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line, *words[3];
-	size_t base = name->len, len, lens[3], n;
+	struct sample_lines l = SAMPLE_LINES(sample);
+	const char *words[3];
+	size_t base = name->len, lens[3], n;
 
-	while (next_line(&pos, end, &line, &len)) {
+	while (sample_next_line(&l)) {
 		double value;
 
-		n = split_words(line, len, words, lens, 3);
+		n = split_words(l.line, l.len, words, lens, 3);
 		if (n < 2 || n > 3 || lens[0] < 2 || words[0][lens[0] - 1] != ':' ||
 		    !sampled_parse_number(words[1], lens[1], &value))
-			return bad_line(err, sample, line, len,
+			return bad_line(err, sample, l.line, l.len,
 					"expected 'Name: value [kB]'");
 		strbuf_setlen(name, base);
 		strbuf_add(name, words[0], lens[0] - 1);

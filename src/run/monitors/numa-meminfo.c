@@ -38,14 +38,12 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line;
-	size_t len;
+	struct sample_lines l = SAMPLE_LINES(sample);
 
-	while (next_line(&pos, end, &line, &len)) {
-		if (len >= 6 && !memcmp(line, "node: ", 6))
+	while (sample_next_line(&l)) {
+		if (l.len >= 6 && !memcmp(l.line, "node: ", 6))
 			continue;	/* the line says which node */
-		if (parse_line(sample, line, len, name, set, err) < 0)
+		if (parse_line(sample, l.line, l.len, name, set, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -15,15 +15,15 @@
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line, *words[2];
-	size_t base = name->len, node = 0, len, lens[2];
+	struct sample_lines l = SAMPLE_LINES(sample);
+	const char *words[2];
+	size_t base = name->len, node = 0, lens[2];
 
-	while (next_line(&pos, end, &line, &len)) {
+	while (sample_next_line(&l)) {
 		double value;
 
-		if (split_words(line, len, words, lens, 2) != 2)
-			return bad_line(err, sample, line, len,
+		if (split_words(l.line, l.len, words, lens, 2) != 2)
+			return bad_line(err, sample, l.line, l.len,
 					"expected 'name value'");
 		if (lens[0] == 5 && !memcmp(words[0], "node:", 5)) {
 			strbuf_setlen(name, base);
@@ -34,10 +34,10 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			continue;
 		}
 		if (!node)
-			return bad_line(err, sample, line, len,
+			return bad_line(err, sample, l.line, l.len,
 					"expected 'node: <N>' first");
 		if (!sampled_parse_number(words[1], lens[1], &value))
-			return bad_line(err, sample, line, len,
+			return bad_line(err, sample, l.line, l.len,
 					"expected 'name value'");
 		strbuf_setlen(name, node);
 		strbuf_add(name, words[0], lens[0]);

@@ -79,25 +79,24 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
 	static const char label[] = "resource: ";
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line;
-	size_t base = name->len, len;
+	struct sample_lines l = SAMPLE_LINES(sample);
+	size_t base = name->len;
 	bool in_resource = false;
 
-	while (next_line(&pos, end, &line, &len)) {
-		if (len > sizeof(label) - 1 &&
-		    !memcmp(line, label, sizeof(label) - 1)) {
+	while (sample_next_line(&l)) {
+		if (l.len > sizeof(label) - 1 &&
+		    !memcmp(l.line, label, sizeof(label) - 1)) {
 			strbuf_setlen(name, base);
-			strbuf_add(name, line + sizeof(label) - 1,
-				   len - (sizeof(label) - 1));
+			strbuf_add(name, l.line + sizeof(label) - 1,
+				   l.len - (sizeof(label) - 1));
 			strbuf_addch(name, '.');
 			in_resource = true;
 			continue;
 		}
 		if (!in_resource)
-			return bad_line(err, sample, line, len,
+			return bad_line(err, sample, l.line, l.len,
 					"expected 'resource: <name>' first");
-		if (parse_line(sample, line, len, name, set, err) < 0)
+		if (parse_line(sample, l.line, l.len, name, set, err) < 0)
 			return -1;
 	}
 	return 0;

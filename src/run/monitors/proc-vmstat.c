@@ -10,16 +10,16 @@
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line, *words[2];
-	size_t base = name->len, len, lens[2];
+	struct sample_lines l = SAMPLE_LINES(sample);
+	const char *words[2];
+	size_t base = name->len, lens[2];
 
-	while (next_line(&pos, end, &line, &len)) {
+	while (sample_next_line(&l)) {
 		double value;
 
-		if (split_words(line, len, words, lens, 2) != 2 ||
+		if (split_words(l.line, l.len, words, lens, 2) != 2 ||
 		    !sampled_parse_number(words[1], lens[1], &value))
-			return bad_line(err, sample, line, len,
+			return bad_line(err, sample, l.line, l.len,
 					"expected 'name value'");
 		strbuf_setlen(name, base);
 		strbuf_add(name, words[0], lens[0]);

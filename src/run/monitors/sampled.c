@@ -54,6 +54,14 @@ const struct param_spec sampled_at_ends_params[] = {
 	{ .name = NULL },
 };
 
+int sample_first_line(const struct raw_sample *sample, struct sample_lines *l,
+		      struct kd_err *err)
+{
+	if (!sample_next_line(l))
+		return kd_error(err, "sample at %.6f: empty", sample->time);
+	return 0;
+}
+
 int bad_line(struct kd_err *err, const struct raw_sample *sample,
 	     const char *line, size_t len, const char *what)
 {

@@ -37,6 +37,28 @@ static inline bool next_line(const char **pos, const char *end,
 }
 
 /*
+ * The lines of a sample, one at a time:
+ *
+ *	struct sample_lines l = SAMPLE_LINES(sample);
+ *
+ *	while (sample_next_line(&l))
+ *		... l.line, l.len ...
+ */
+struct sample_lines {
+	const char *pos, *end;
+	const char *line;	/* the current line, without its newline */
+	size_t len;
+};
+
+#define SAMPLE_LINES(sample) \
+	{ .pos = (sample)->text, .end = (sample)->text + (sample)->len }
+
+static inline bool sample_next_line(struct sample_lines *l)
+{
+	return next_line(&l->pos, l->end, &l->line, &l->len);
+}
+
+/*
  * Iterates over the blank-separated words of [*pos, end): returns false at
  * the end, else sets word and len and moves *pos past it.
  */
@@ -97,6 +119,13 @@ bool numa_machine(void);
 
 /* Parses a whole word as a number; false if it is not one. */
 bool sampled_parse_number(const char *word, size_t len, double *out);
+
+/*
+ * The first line of a sample (a header) into l: -1 with "sample at <time>:
+ * empty" when there is none.
+ */
+int sample_first_line(const struct raw_sample *sample, struct sample_lines *l,
+		      struct kd_err *err);
 
 /* "sample at <time>: bad line '<line>': <what>" into err; returns -1. */
 int bad_line(struct kd_err *err, const struct raw_sample *sample,

@@ -35,15 +35,13 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line;
-	size_t len;
+	struct sample_lines l = SAMPLE_LINES(sample);
 
 	/* The header: "CPU0 CPU1 ..." */
-	if (!next_line(&pos, end, &line, &len))
-		return kd_error(err, "sample at %.6f: empty", sample->time);
-	while (next_line(&pos, end, &line, &len))
-		if (parse_line(sample, line, len, name, set, err) < 0)
+	if (sample_first_line(sample, &l, err) < 0)
+		return -1;
+	while (sample_next_line(&l))
+		if (parse_line(sample, l.line, l.len, name, set, err) < 0)
 			return -1;
 	return 0;
 }

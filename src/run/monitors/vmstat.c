@@ -66,28 +66,28 @@ static int parse_sample(const struct raw_sample *sample,
 			struct series_set *set, struct cpu_times *cpu,
 			struct kd_err *err)
 {
-	const char *pos = sample->text, *end = sample->text + sample->len;
-	const char *line, *words[2];
-	size_t len, lens[2];
+	struct sample_lines l = SAMPLE_LINES(sample);
+	const char *words[2];
+	size_t lens[2];
 
-	while (next_line(&pos, end, &line, &len)) {
+	while (sample_next_line(&l)) {
 		double value;
 
-		if (len > 4 && !memcmp(line, "cpu ", 4)) {
-			if (parse_cpu(sample, line, len, cpu, err) < 0)
+		if (l.len > 4 && !memcmp(l.line, "cpu ", 4)) {
+			if (parse_cpu(sample, l.line, l.len, cpu, err) < 0)
 				return -1;
 			continue;
 		}
-		if (split_words(line, len, words, lens, 1) < 1)
+		if (split_words(l.line, l.len, words, lens, 1) < 1)
 			continue;
 		for (size_t i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++) {
 			if (lens[0] != strlen(stat_keys[i].key) ||
 			    memcmp(words[0], stat_keys[i].key, lens[0]))
 				continue;
 			/* intr's first number is the total; the rest per irq */
-			if (split_words(line, len, words, lens, 2) < 2 ||
+			if (split_words(l.line, l.len, words, lens, 2) < 2 ||
 			    !sampled_parse_number(words[1], lens[1], &value))
-				return bad_line(err, sample, line, len,
+				return bad_line(err, sample, l.line, l.len,
 						"expected a number");
 			series_add(set, stat_keys[i].metric, sample->time, value);
 		}
