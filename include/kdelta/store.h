@@ -137,6 +137,17 @@ int store_list_runs(const char *commit_dir, unsigned **out, size_t *n,
 		    struct kd_err *err);
 
 /*
+ * Calls fn for each run of commit_dir in run order, with the run's
+ * directory, number and completion mark (store_run_status(): NULL while
+ * incomplete), until fn returns non-zero, which it returns then.  No
+ * directory: no runs.  -1 with err when it cannot be read.
+ */
+typedef int store_run_fn(const char *run_dir, unsigned number,
+			 const char *status, void *arg);
+int store_each_run(const char *commit_dir, store_run_fn *fn, void *arg,
+		   struct kd_err *err);
+
+/*
  * A commit directory's complete runs: "ok" ones, failed ones, and the
  * reason of the last failed one (may be NULL; caller frees).  No
  * directory: none.

@@ -479,44 +479,46 @@ static int read_values(const char *commit_dir, const char *metric,
 	return ret;
 }
 
+struct tagged_walk {
+	const char *tag;
+	struct tagged_runs *out;
+	size_t alloc;
+};
+
+static int add_tagged_run(const char *run_dir, unsigned number,
+			  const char *status, void *arg)
+{
+	struct tagged_walk *w = arg;
+	struct tagged_runs *out = w->out;
+	struct tagged_run r = { .number = number, .round = -1, .value = NAN };
+	bool ok = status && !strcmp(status, "ok");
+	bool failed = status && !ok && !store_status_interrupted(status);
+
+	if ((ok || failed) && read_tagged_run(run_dir, w->tag, &r)) {
+		if (ok) {
+			ALLOC_GROW(out->at, out->n + 1, w->alloc);
+			out->at[out->n++] = r;
+			memset(&r, 0, sizeof(r));
+		} else {
+			out->failed++;
+			free(out->failure);
+			out->failure = failure_reason(status);
+		}
+	}
+	tagged_run_release(&r);
+	return 0;
+}
+
 int result_dir_tagged_runs(const char *commit_dir, const char *tag,
 			   const char *metric, struct tagged_runs *out,
 			   struct kd_err *err)
 {
-	unsigned *runs = NULL;
-	size_t n = 0, alloc = 0;
-	int ret = 0;
+	struct tagged_walk w = { .tag = tag, .out = out };
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!is_directory(commit_dir))
-		return 0;
-	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		char *dir = xasprintf("%s/%u", commit_dir, runs[i]);
-		char *status = store_run_status(dir);
-		struct tagged_run r = { .number = runs[i], .round = -1,
-					.value = NAN };
-		bool ok = status && !strcmp(status, "ok");
-		bool failed = status && !ok && !store_status_interrupted(status);
-
-		if ((ok || failed) && read_tagged_run(dir, tag, &r)) {
-			if (ok) {
-				ALLOC_GROW(out->at, out->n + 1, alloc);
-				out->at[out->n++] = r;
-				memset(&r, 0, sizeof(r));
-			} else {
-				out->failed++;
-				free(out->failure);
-				out->failure = failure_reason(status);
-			}
-		}
-		tagged_run_release(&r);
-		free(status);
-		free(dir);
-	}
-	free(runs);
-	if (metric && out->n)
+	ret = store_each_run(commit_dir, add_tagged_run, &w, err);
+	if (!ret && metric && out->n)
 		ret = read_values(commit_dir, metric, out, err);
 	if (ret < 0)
 		tagged_runs_release(out);
@@ -525,40 +527,42 @@ int result_dir_tagged_runs(const char *commit_dir, const char *tag,
 
 /* ---- the key results a job declared ------------------------------ */
 
+struct key_walk {
+	struct key_results *out;
+	struct kd_err *err;
+};
+
+/* The first ok run's: lkp-tests' runs may have no record. */
+static int first_key_results(const char *run_dir, unsigned number,
+			     const char *status, void *arg)
+{
+	struct key_walk *w = arg;
+	char *path = xasprintf("%s/%s", run_dir, STORE_JOB_FILE);
+	struct jnode *root = NULL;
+	int ret = 0;
+
+	(void)number;
+	if (!status || strcmp(status, "ok")) {
+		free(path);
+		return 0;
+	}
+	if (path_exists(path) &&
+	    (ret = run_record_load(path, &root, w->err)) == 0 && root)
+		ret = run_record_key_results(root, w->out, w->err);
+	if (ret < 0)
+		kd_error_prefix(w->err, "%s: key_result", path);
+	jnode_free(root);
+	free(path);
+	return ret < 0 ? -1 : 1;
+}
+
 int result_dir_key_results(const char *commit_dir, struct key_results *out,
 			   struct kd_err *err)
 {
-	unsigned *runs = NULL;
-	size_t n = 0;
-	int ret = 0;
+	struct key_walk w = { out, err };
 
 	memset(out, 0, sizeof(*out));
-	if (!is_directory(commit_dir))
-		return 0;
-	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		char *dir = xasprintf("%s/%u", commit_dir, runs[i]);
-		char *status = store_run_status(dir);
-		char *path = xasprintf("%s/%s", dir, STORE_JOB_FILE);
-		bool ok = status && !strcmp(status, "ok");
-		struct jnode *root = NULL;
-
-		/* lkp-tests' runs may have no record */
-		if (ok && path_exists(path) &&
-		    (ret = run_record_load(path, &root, err)) == 0 && root)
-			ret = run_record_key_results(root, out, err);
-		if (ret < 0)
-			kd_error_prefix(err, "%s: key_result", path);
-		jnode_free(root);
-		free(path);
-		free(status);
-		free(dir);
-		if (ok)
-			break;
-	}
-	free(runs);
-	return ret;
+	return store_each_run(commit_dir, first_key_results, &w, err) < 0 ? -1 : 0;
 }
 
 char *result_dir_key_result(const char *commit_dir)

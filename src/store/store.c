@@ -159,6 +159,29 @@ int store_list_runs(const char *commit_dir, unsigned **out, size_t *n,
 	return 0;
 }
 
+int store_each_run(const char *commit_dir, store_run_fn *fn, void *arg,
+		   struct kd_err *err)
+{
+	unsigned *runs;
+	size_t n;
+	int ret = 0;
+
+	if (!is_directory(commit_dir))
+		return 0;
+	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n && !ret; i++) {
+		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
+		char *status = store_run_status(run_dir);
+
+		ret = fn(run_dir, runs[i], status, arg);
+		free(status);
+		free(run_dir);
+	}
+	free(runs);
+	return ret;
+}
+
 int store_alloc_run(const char *commit_dir, unsigned *number, char **run_dir,
 		    struct kd_err *err)
 {
@@ -373,36 +396,56 @@ char *store_run_status(const char *run_dir)
 	return strbuf_detach(&sb);
 }
 
+struct run_counts {
+	size_t *ok, *failed;
+	char **last_failure;
+};
+
+static int count_run(const char *run_dir, unsigned number, const char *status,
+		     void *arg)
+{
+	struct run_counts *c = arg;
+
+	(void)run_dir;
+	(void)number;
+	if (status && !strcmp(status, "ok")) {
+		++*c->ok;
+	} else if (status && !strncmp(status, "failed: ", 8)) {
+		++*c->failed;
+		if (c->last_failure) {
+			free(*c->last_failure);
+			*c->last_failure = xstrdup(status + 8);
+		}
+	}
+	return 0;
+}
+
 int store_count_runs(const char *commit_dir, size_t *ok, size_t *failed,
 		     char **last_failure, struct kd_err *err)
 {
-	unsigned *runs;
-	size_t n;
+	struct run_counts c = { ok, failed, last_failure };
 
 	*ok = *failed = 0;
 	if (last_failure)
 		*last_failure = NULL;
-	if (!is_directory(commit_dir))
-		return 0;
-	if (store_list_runs(commit_dir, &runs, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
-		char *status = store_run_status(run_dir);
+	return store_each_run(commit_dir, count_run, &c, err);
+}
 
-		if (status && !strcmp(status, "ok")) {
-			++*ok;
-		} else if (status && !strncmp(status, "failed: ", 8)) {
-			++*failed;
-			if (last_failure) {
-				free(*last_failure);
-				*last_failure = xstrdup(status + 8);
-			}
-		}
-		free(status);
-		free(run_dir);
+struct ok_stats {
+	char **paths;
+	size_t n, alloc;
+};
+
+static int add_ok_stats(const char *run_dir, unsigned number,
+			const char *status, void *arg)
+{
+	struct ok_stats *o = arg;
+
+	(void)number;
+	if (status && !strcmp(status, "ok")) {
+		ALLOC_GROW(o->paths, o->n + 1, o->alloc);
+		o->paths[o->n++] = xasprintf("%s/%s", run_dir, STORE_STATS_FILE);
 	}
-	free(runs);
 	return 0;
 }
 
@@ -410,27 +453,12 @@ int store_count_runs(const char *commit_dir, size_t *ok, size_t *failed,
 static int ok_stats_files(const char *commit_dir, char ***out, size_t *n,
 			  struct kd_err *err)
 {
-	unsigned *runs;
-	size_t nruns, alloc = 0;
+	struct ok_stats o = { 0 };
+	int ret = store_each_run(commit_dir, add_ok_stats, &o, err);
 
-	*out = NULL;
-	*n = 0;
-	if (store_list_runs(commit_dir, &runs, &nruns, err) < 0)
-		return -1;
-	for (size_t i = 0; i < nruns; i++) {
-		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
-		char *status = store_run_status(run_dir);
-
-		if (status && !strcmp(status, "ok")) {
-			ALLOC_GROW(*out, *n + 1, alloc);
-			(*out)[(*n)++] = xasprintf("%s/%s", run_dir,
-						   STORE_STATS_FILE);
-		}
-		free(status);
-		free(run_dir);
-	}
-	free(runs);
-	return 0;
+	*out = o.paths;
+	*n = o.n;
+	return ret;
 }
 
 int store_write_matrix(const char *commit_dir, const struct matrix *m,
@@ -597,24 +625,22 @@ static char *run_key_result(const char *run_dir)
 	return name;
 }
 
+static int first_key_result(const char *run_dir, unsigned number,
+			    const char *status, void *arg)
+{
+	char **name = arg;
+
+	(void)number;
+	if (status && !strcmp(status, "ok"))
+		*name = run_key_result(run_dir);
+	return *name != NULL;
+}
+
 char *store_key_result(const char *commit_dir)
 {
-	unsigned *runs = NULL;
-	size_t n = 0;
 	char *name = NULL;
 
-	if (store_list_runs(commit_dir, &runs, &n, NULL) < 0)
-		return NULL;
-	for (size_t i = 0; i < n && !name; i++) {
-		char *run_dir = xasprintf("%s/%u", commit_dir, runs[i]);
-		char *status = store_run_status(run_dir);
-
-		if (status && !strcmp(status, "ok"))
-			name = run_key_result(run_dir);
-		free(status);
-		free(run_dir);
-	}
-	free(runs);
+	store_each_run(commit_dir, first_key_result, &name, NULL);
 	if (name && metric_current_name(name) != name) {
 		char *now = xstrdup(metric_current_name(name));
 
