@@ -130,6 +130,23 @@ struct seq_result {
 };
 
 /*
+ * The start of a look with boundary z: its level, no interval yet, and the
+ * verdict when nothing more is known (undecided at the last look, else
+ * continue).
+ */
+void seq_result_begin(struct seq_result *out, double z, bool last);
+
+/*
+ * The verdict of a look's bounded interval (kdelta(1), DECISIONS): changed
+ * when it excludes no change and the estimate is at least min_change, same
+ * when it lies within min_change either way.  With a direction (+1, -1:
+ * the change looked for), the one-sided claims: changed that way, or not
+ * by min_change that way.
+ */
+void seq_result_decide(const struct seq_design *d, int direction,
+		       struct seq_result *out);
+
+/*
  * One look at the samples a (the base) and b with boundary z; last says
  * whether no look follows.  Fewer than 2 runs in either: continue.
  */

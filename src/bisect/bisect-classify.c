@@ -152,15 +152,40 @@ static void judge(const double *d, const double *span, size_t k, double z,
 	out->high = 0.5 + (sd.mean + direction * half) / ss.mean;
 }
 
+/*
+ * The arrays of a sequence of looks over n rounds: the samples kept after
+ * each round, and the rounds looked at with their boundaries (plan_looks()).
+ */
+struct look_plan {
+	size_t *kept, *at;
+	double *z;
+};
+
+/* lp's arrays for n rounds; returns lp->kept. */
+static size_t *look_plan_alloc(struct look_plan *lp, size_t n)
+{
+	lp->kept = xcalloc(n ? n : 1, sizeof(*lp->kept));
+	lp->at = xcalloc(n ? n : 1, sizeof(*lp->at));
+	lp->z = xcalloc(n ? n : 1, sizeof(*lp->z));
+	return lp->kept;
+}
+
+static void look_plan_free(struct look_plan *lp)
+{
+	free(lp->z);
+	free(lp->at);
+	free(lp->kept);
+}
+
 void bisect_classify(const struct bisect_round *rounds, size_t n,
 		     size_t min_runs, size_t max_runs, bool last,
 		     int direction, struct bisect_classification *out)
 {
 	double *d = xcalloc(n ? n : 1, sizeof(*d));
 	double *span = xcalloc(n ? n : 1, sizeof(*span));
-	size_t *compared = xcalloc(n ? n : 1, sizeof(*compared));
-	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
-	double *z = xcalloc(n ? n : 1, sizeof(*z));
+	struct look_plan lp;
+	size_t *compared = look_plan_alloc(&lp, n), *at = lp.at;
+	double *z = lp.z;
 	size_t k = 0, looks;
 
 	for (size_t i = 0; i < n; i++) {
@@ -189,9 +214,7 @@ void bisect_classify(const struct bisect_round *rounds, size_t n,
 		if (out->verdict != BISECT_UNDECIDED)
 			break;
 	}
-	free(z);
-	free(at);
-	free(compared);
+	look_plan_free(&lp);
 	free(span);
 	free(d);
 }
@@ -243,35 +266,12 @@ static void paired_judge(const struct seq_design *d, double z, bool last,
 			 int direction, const double *a, const double *b,
 			 size_t k, struct seq_result *out)
 {
-	const struct change_interval *ci = &out->ci;
-
-	memset(out, 0, sizeof(*out));
-	out->z = z;
-	out->level = isfinite(z) ? 2 * gsl_cdf_ugaussian_Q(z) : 0;
-	out->verdict = last ? SEQ_UNDECIDED : SEQ_CONTINUE;
+	seq_result_begin(out, z, last);
 	out->ci.estimate = NAN;
-	out->ci.low = -INFINITY;
-	out->ci.high = INFINITY;
 	if (k < 2 || !(out->level > 0))
 		return;
 	paired_interval(d, a, b, k, out->level, &out->ci);
-	if (!ci->bounded)
-		return;
-	if (direction) {
-		double toward = direction > 0 ? ci->low : -ci->high;
-		double beyond = direction > 0 ? ci->high : -ci->low;
-
-		if (toward > 0 && direction * ci->estimate >= d->min_change)
-			out->verdict = SEQ_CHANGED;
-		else if (beyond < d->min_change)
-			out->verdict = SEQ_SAME;
-		return;
-	}
-	if ((ci->low > 0 || ci->high < 0) &&
-	    fabs(ci->estimate) >= d->min_change)
-		out->verdict = SEQ_CHANGED;
-	else if (ci->low > -d->min_change && ci->high < d->min_change)
-		out->verdict = SEQ_SAME;
+	seq_result_decide(d, direction, out);
 }
 
 void bisect_compare_ends(const struct seq_design *d,
@@ -281,9 +281,9 @@ void bisect_compare_ends(const struct seq_design *d,
 {
 	double *a = xcalloc(n ? n : 1, sizeof(*a));
 	double *b = xcalloc(n ? n : 1, sizeof(*b));
-	size_t *kept = xcalloc(n ? n : 1, sizeof(*kept));
-	size_t *at = xcalloc(n ? n : 1, sizeof(*at));
-	double *z = xcalloc(n ? n : 1, sizeof(*z));
+	struct look_plan lp;
+	size_t *kept = look_plan_alloc(&lp, n), *at = lp.at;
+	double *z = lp.z;
 	size_t k = 0, looks;
 
 	for (size_t i = 0; i < n; i++) {
@@ -313,9 +313,7 @@ void bisect_compare_ends(const struct seq_design *d,
 	}
 	if (last && out->verdict == SEQ_CONTINUE)
 		out->verdict = SEQ_UNDECIDED;
-	free(z);
-	free(at);
-	free(kept);
+	look_plan_free(&lp);
 	free(b);
 	free(a);
 }

@@ -262,28 +262,49 @@ const char *seq_verdict_name(enum seq_verdict verdict)
 	return names[verdict];
 }
 
-void seq_judge(const struct seq_design *d, double z, bool last,
-	       const double *a, size_t na, const double *b, size_t nb,
-	       struct seq_result *out)
+void seq_result_begin(struct seq_result *out, double z, bool last)
 {
-	const struct change_interval *ci = &out->ci;
-
 	memset(out, 0, sizeof(*out));
 	out->z = z;
 	out->level = isfinite(z) ? 2 * gsl_cdf_ugaussian_Q(z) : 0;
 	out->verdict = last ? SEQ_UNDECIDED : SEQ_CONTINUE;
 	out->ci.low = -INFINITY;
 	out->ci.high = INFINITY;
-	if (na < 2 || nb < 2 || !(out->level > 0))
-		return;
-	fieller_interval(a, na, b, nb, out->level, d->points, true, &out->ci);
+}
+
+void seq_result_decide(const struct seq_design *d, int direction,
+		       struct seq_result *out)
+{
+	const struct change_interval *ci = &out->ci;
+
 	if (!ci->bounded)
 		return;
+	if (direction) {
+		double toward = direction > 0 ? ci->low : -ci->high;
+		double beyond = direction > 0 ? ci->high : -ci->low;
+
+		if (toward > 0 && direction * ci->estimate >= d->min_change)
+			out->verdict = SEQ_CHANGED;
+		else if (beyond < d->min_change)
+			out->verdict = SEQ_SAME;
+		return;
+	}
 	if ((ci->low > 0 || ci->high < 0) &&
 	    fabs(ci->estimate) >= d->min_change)
 		out->verdict = SEQ_CHANGED;
 	else if (ci->low > -d->min_change && ci->high < d->min_change)
 		out->verdict = SEQ_SAME;
+}
+
+void seq_judge(const struct seq_design *d, double z, bool last,
+	       const double *a, size_t na, const double *b, size_t nb,
+	       struct seq_result *out)
+{
+	seq_result_begin(out, z, last);
+	if (na < 2 || nb < 2 || !(out->level > 0))
+		return;
+	fieller_interval(a, na, b, nb, out->level, d->points, true, &out->ci);
+	seq_result_decide(d, 0, out);
 }
 
 int seq_decide(const struct seq_design *d, const struct seq_look *looks,
