@@ -186,17 +186,7 @@ void render_key_verdicts(struct strbuf *out, const struct comparison *cmp,
 
 		if (!row->key || row->failure)
 			continue;
-		for (size_t v = 1; v < cmp->nvariants; v++) {
-			if (!cmp->variants[v].runs || !cmp->variants[0].runs)
-				continue;
-			strbuf_reset(&line);
-			add_printable(&line, row->name);
-			strbuf_addstr(&line, ", ");
-			render_add_label(&line, &cmp->variants[v]);
-			strbuf_addstr(&line, ": ");
-			add_key_verdict(&line, row, &row->cells[v], opt);
-			add_wrapped(out, line.buf, RENDER_VERDICT_WIDTH, 4);
-		}
+		render_row_verdicts(out, cmp, row, row->name, opt);
 	}
 	strbuf_release(&line);
 }

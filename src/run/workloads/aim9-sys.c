@@ -56,21 +56,27 @@ static int page_test(void *state, uint64_t n, struct kd_err *err)
 	return 0;
 }
 
+/* Runs p (what: its name in errors) to its end, quietly; it must exit 0. */
+static int run_quietly(struct proc *p, const char *what, struct kd_err *err)
+{
+	int ret;
+
+	p->out = PROC_NULL;
+	p->err = PROC_NULL;
+	ret = proc_run(p, err);
+	if (!ret && (p->end != PROC_EXITED || p->status))
+		ret = kd_error(err, "%s ended with status %d", what, p->status);
+	proc_clear(p);
+	return ret;
+}
+
 /* Runs argv to its end; it must exit 0. */
 static int run_child(const char *const *argv, struct kd_err *err)
 {
 	struct proc p = PROC_INIT;
-	int ret;
 
 	p.argv = argv;
-	p.out = PROC_NULL;
-	p.err = PROC_NULL;
-	ret = proc_run(&p, err);
-	if (!ret && (p.end != PROC_EXITED || p.status))
-		ret = kd_error(err, "%s ended with status %d", argv[0],
-			       p.status);
-	proc_clear(&p);
-	return ret;
+	return run_quietly(&p, argv[0], err);
 }
 
 /* Program loads: /bin/true started, and waited for. */
@@ -97,17 +103,9 @@ static int fork_test(void *state, uint64_t n, struct kd_err *err)
 	(void)state;
 	for (uint64_t k = 0; k < n; k++) {
 		struct proc p = PROC_INIT;
-		int ret;
 
 		p.fn = child_exits;
-		p.out = PROC_NULL;
-		p.err = PROC_NULL;
-		ret = proc_run(&p, err);
-		if (!ret && (p.end != PROC_EXITED || p.status))
-			ret = kd_error(err, "the child ended with status %d",
-				       p.status);
-		proc_clear(&p);
-		if (ret)
+		if (run_quietly(&p, "the child", err))
 			return -1;
 	}
 	return 0;
