@@ -161,6 +161,8 @@ struct robot_pass_result {
 	size_t bisected;	/* bisections ended */
 	size_t mailed;		/* mails sent */
 	size_t failed;		/* tests whose job failed, or that ended in an error */
+	size_t undecided;	/* tests and bisections that ended undecided */
+	size_t unsent;		/* mails sendmail did not take (sent next pass) */
 	int signal;		/* a signal stopped the pass */
 	bool store_failed;	/* the store could not be written */
 };

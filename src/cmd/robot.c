@@ -69,6 +69,7 @@ static const char robot_usage[] =
 	"error ended a --once pass (its state, the store, git, the executor),\n"
 	"2 bad usage or a bad configuration, 4 the result root, the store, the\n"
 	"state or the work directory could not be written (disk full, read-only),\n"
+	"or a --once pass could not send a mail (it is kept, and sent again),\n"
 	"8 another robot is at work on the same state or repository, 128+N a\n"
 	"--once pass stopped by signal N.\n"
 	"See kdelta(1).\n";
@@ -224,9 +225,15 @@ static int passes(const struct robot_args *a, const struct robot_opts *o)
 				fprintf(o->log, "robot: this pass worked, after %u that failed since %s\n",
 					f.n, f.since);
 			f.n = 0;
-			fprintf(o->log, "robot: pass %s: %zu compared, %zu bisected, %zu mailed, %zu failed\n",
+			fprintf(o->log, "robot: pass %s: %zu compared, %zu bisected, %zu mailed, %zu failed",
 				res.signal ? "stopped" : "done", res.tested,
 				res.bisected, res.mailed, res.failed);
+			if (res.undecided)
+				fprintf(o->log, ", %zu undecided", res.undecided);
+			if (res.unsent)
+				fprintf(o->log, ", %zu mail%s not sent (sent again on the next pass)",
+					res.unsent, res.unsent == 1 ? "" : "s");
+			fputc('\n', o->log);
 			if (!res.signal && !a->once)
 				fprintf(o->log, "robot: next pass in %gs\n", wait);
 		}
@@ -240,7 +247,7 @@ static int passes(const struct robot_args *a, const struct robot_opts *o)
 			return a->once ? 128 + sig : KD_EXIT_OK;
 		}
 		if (a->once)
-			return KD_EXIT_OK;
+			return res.unsent ? KD_EXIT_WRITE : KD_EXIT_OK;
 	}
 }
 

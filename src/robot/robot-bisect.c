@@ -215,7 +215,7 @@ static int bisect_ended(struct robot *r, const struct robot_test *t,
 		if (mail_found(r, t, res, bo, err) < 0) {
 			fprintf(r->log, "robot: %s; trying again on the next pass\n",
 				err->msg);
-			r->res->failed++;
+			r->res->unsent++;
 			break;
 		}
 		ret = end_bisect(r, t, "found", res->first_bad,

@@ -168,6 +168,8 @@ int robot_test_done(struct robot *r, const struct robot_test *t,
 	fprintf(r->log, "robot: %s " SHORT ": %s: %s\n", t->branch, t->head,
 		t->job, shown);
 	ret = robot_state_test_done(r->st, t->id, outcome, shown, err);
+	if (!strcmp(outcome, ROBOT_OUTCOME_UNDECIDED))
+		r->res->undecided++;
 	free(shown);
 	return ret;
 }

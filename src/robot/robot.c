@@ -369,7 +369,7 @@ static int compare_test(struct robot *r, struct robot_test *t,
 		ret = regressed(r, t, worst, &worst_j, err);
 	} else if (!ret && !open.len && !unknown.len) {
 		ret = robot_test_done(r, t, ROBOT_OUTCOME_CLEAN,
-				"no regression of a workload result", err);
+				"clean: no regression of a workload result", err);
 	} else if (!ret && (!open.len || last)) {
 		struct strbuf verdict = STRBUF_INIT;
 

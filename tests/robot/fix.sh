@@ -56,7 +56,7 @@ grep -Eqx "robot: main ${H[4]:0:12}: robot-fix/[^:]+: first bad commit ${H[3]:0:
 	fail "the first regression: $(cat "$T/err.4")"
 [ "$(mails_about "${H[3]:0:12}")" = 1 ] || fail "the first regression was not mailed once"
 pass 6
-grep -Eqx "robot: main ${H[6]:0:12}: robot-fix/[^:]+: no regression of a workload result" "$T/err.6" ||
+grep -Eqx "robot: main ${H[6]:0:12}: robot-fix/[^:]+: clean: no regression of a workload result" "$T/err.6" ||
 	fail "the fixed head: $(cat "$T/err.6")"
 pass 9
 grep -Eqx "robot: main ${H[9]:0:12}: robot-fix/[^:]+: bisecting from ${H[6]:0:12}, found clean before, not from the base ${H[0]:0:12}" "$T/err.9" ||

@@ -32,6 +32,8 @@ status=$?
 grep -Eq "^robot: main ${H[1]:0:12}: robot-undecided/[^:]*: undecided at max-runs: exec\.noisy( [-+][0-9.]+% \(interval [-+][0-9.]+% to [-+][0-9.]+%\))?, [0-3] rounds( \([^)]*\))?; ((about [0-9]+|more than [0-9]+) runs a side would decide it; )?not bisected, not mailed$" "$T/err" ||
 	fail "no undecided verdict: $(cat "$T/err")"
 grep -q "no regression" "$T/err" && fail "undecided called no regression: $(cat "$T/err")"
+grep -Eqx "robot: pass done: 1 compared, 0 bisected, 0 mailed, 0 failed, 1 undecided" "$T/err" ||
+	fail "the pass's line does not count the undecided test: $(grep 'pass done' "$T/err")"
 grep -q "^bisect:" "$T/err" && fail "an undecided comparison was bisected"
 [ ! -e "$T/mailed" ] || fail "an undecided comparison was mailed"
 "$KDELTA" robot --status "$T/robot.yaml" >"$T/status" 2>&1 || fail "--status: $(cat "$T/status")"
@@ -62,7 +64,7 @@ printf 'key-result:\n  exec.checksum: higher\n' >>"$T/robot.yaml"
 	fail "declared direction: $(cat "$T/err")"
 # (Every round left out as disturbed, as a load average that lingers after
 # other tests can make it, leaves nothing to judge: undecided at 0 rounds.)
-grep -Eq "^robot: main ${H[1]:0:12}: robot-direction/[^:]*: (no regression of a workload result|undecided at max-runs: exec\.checksum, 0 rounds \([0-9]+ more left out: runs disturbed unevenly\); not bisected, not mailed)$" "$T/err" ||
+grep -Eq "^robot: main ${H[1]:0:12}: robot-direction/[^:]*: (clean: no regression of a workload result|undecided at max-runs: exec\.checksum, 0 rounds \([0-9]+ more left out: runs disturbed unevenly\); not bisected, not mailed)$" "$T/err" ||
 	fail "a declared direction: $(cat "$T/err")"
 # A key result that no run prints (a misspelt name) is a failed test,
 # counted and said, never "no regression".
