@@ -159,19 +159,40 @@ static int path_value(const struct loader *ld, const struct jnode *node,
 	return 0;
 }
 
-static int count_value(const struct loader *ld, const struct jnode *node,
-		       const char *what, unsigned *out)
-{
-	const char *s = scalar(ld, node, what);
-	struct kd_err e;
-	int64_t v;
+/*
+ * The robot's numbers, as param_specs: their types, bounds and messages
+ * are those of every other value kdelta reads (param_number()).
+ */
+static const struct param_spec robot_numbers[] = {
+	/* 2 at least, to tell a change from noise */
+	{ .name = "runs", .type = PARAM_INT, .min = "2", .max = "1000" },
+	{ .name = "max-runs", .type = PARAM_INT, .min = "3", .max = "1000" },
+	/* 0 would make the loop a busy one */
+	{ .name = "interval", .type = PARAM_DURATION, .min = "1s" },
+	{ .name = "slurm: poll", .type = PARAM_DURATION, .min = "0.1s" },
+	{ .name = "slurm: timeout", .type = PARAM_DURATION, .min = "1s" },
+	{ NULL }
+};
 
-	if (!s)
+/*
+ * The number at key of map (under "slurm: " for those of that section),
+ * when there is one, into *out; the error at its place.
+ */
+static int number_value(const struct loader *ld, const struct jnode *map,
+			const char *name, double *out)
+{
+	const struct param_spec *spec = param_find(robot_numbers, name);
+	const char *key = strrchr(name, ' ');
+	const struct jnode *node = map ? jnode_get(map, key ? key + 1 : name)
+				       : NULL;
+	struct kd_err e;
+
+	if (!node)
+		return 0;
+	if (!scalar(ld, node, name))
 		return -1;
-	if (parse_int(s, &v, &e) < 0 || v < 1 || v > 1000)
-		return node_error(ld, node, "%s: expected a number of runs from 1 to 1000, got '%s'",
-				  what, s);
-	*out = (unsigned)v;
+	if (param_number(spec, node->scalar, out, &e) < 0)
+		return node_error(ld, node, "%s: %s", name, e.msg);
 	return 0;
 }
 
@@ -388,7 +409,6 @@ static int slurm(const struct loader *ld, const struct jnode *node)
 {
 	struct robot_slurm *s = &ld->cfg->slurm;
 	const struct jnode *v;
-	struct kd_err e;
 
 	if (node && strcmp(ld->cfg->executor, "slurm"))
 		return node_error(ld, node, "slurm: only with 'executor: slurm'");
@@ -417,14 +437,9 @@ static int slurm(const struct loader *ld, const struct jnode *node)
 						keys[i].value)) < 0)
 			return -1;
 	}
-	if (node && (v = jnode_get(node, "poll")) &&
-	    (!scalar(ld, v, "slurm: poll") ||
-	     parse_duration(v->scalar, &s->poll, &e) < 0 || s->poll <= 0))
-		return node_error(ld, v, "slurm: poll: expected a duration such as 10s");
-	if (node && (v = jnode_get(node, "timeout")) &&
-	    (!scalar(ld, v, "slurm: timeout") ||
-	     parse_duration(v->scalar, &s->timeout, &e) < 0 || s->timeout <= 0))
-		return node_error(ld, v, "slurm: timeout: expected a duration such as 2m");
+	if (number_value(ld, node, "slurm: poll", &s->poll) < 0 ||
+	    number_value(ld, node, "slurm: timeout", &s->timeout) < 0)
+		return -1;
 	if (!s->kdelta)
 		s->kdelta = this_program();
 	if (!s->job_dir)
@@ -637,18 +652,18 @@ static int numbers(const struct loader *ld, const struct jnode *root)
 {
 	struct robot_config *cfg = ld->cfg;
 	const struct jnode *v;
+	double runs = cfg->runs, max_runs = cfg->max_runs;
 	struct kd_err e;
 
-	if ((v = jnode_get(root, "runs")) && count_value(ld, v, "runs", &cfg->runs) < 0)
+	if (number_value(ld, root, "runs", &runs) < 0 ||
+	    number_value(ld, root, "max-runs", &max_runs) < 0 ||
+	    number_value(ld, root, "interval", &cfg->interval) < 0)
 		return -1;
-	if ((v = jnode_get(root, "max-runs")) &&
-	    count_value(ld, v, "max-runs", &cfg->max_runs) < 0)
-		return -1;
-	if (cfg->runs < 2)
-		return node_error(ld, jnode_get(root, "runs"), "runs: at least 2 runs, to tell a change from noise");
-	if (cfg->max_runs < cfg->runs || cfg->max_runs < 3)
+	cfg->runs = (unsigned)runs;
+	cfg->max_runs = (unsigned)max_runs;
+	if (cfg->max_runs < cfg->runs)
 		return node_error(ld, jnode_get(root, "max-runs") ? jnode_get(root, "max-runs") : root,
-				  "max-runs %u must be at least runs (%u) and at least 3",
+				  "max-runs %u must be at least runs (%u)",
 				  cfg->max_runs, cfg->runs);
 	if ((v = jnode_get(root, "min-change"))) {
 		if (!scalar(ld, v, "min-change"))
@@ -657,14 +672,6 @@ static int numbers(const struct loader *ld, const struct jnode *root)
 				 &cfg->min_change, &e) < 0)
 			return node_error(ld, v, "min-change: %s", e.msg);
 	}
-	if ((v = jnode_get(root, "interval")) &&
-	    (!scalar(ld, v, "interval") ||
-	     parse_duration(v->scalar, &cfg->interval, &e) < 0))
-		return node_error(ld, v, "interval: %s", v->kind == JNODE_SCALAR ? e.msg : "expected a duration");
-	/* 0 would make the loop a busy one. */
-	if (v && cfg->interval < ROBOT_MIN_INTERVAL)
-		return node_error(ld, v, "interval: at least %gs, got '%s'",
-				  ROBOT_MIN_INTERVAL, v->scalar);
 	return 0;
 }
 

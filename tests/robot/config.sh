@@ -76,7 +76,7 @@ config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: slurm\nslurm: {
 expect_error 2 "kdelta robot: c.yaml:6:26: slurm: unknown key 'nodes'; see kdelta-robot(5)" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nexecutor: slurm\nslurm: {poll: often}\n'
-expect_error 2 "kdelta robot: c.yaml:6:15: slurm: poll: expected a duration such as 10s" \
+expect_error 2 "kdelta robot: c.yaml:6:15: slurm: poll: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'often'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nkey-result: {exec.ops: lowest}\n'
 expect_error 2 "kdelta robot: c.yaml:5:13: key-result: exec.ops: 'lowest': expected higher or lower (which is better), or nothing" \
@@ -121,11 +121,11 @@ config 'branches: [main]\njobs: job.yaml\nkernel-config: tinyconfig\nkernel-cach
 config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nexecutor: slurm\nslurm:\nresult-root: results\n'
 "$KDELTA" robot --status c.yaml >out 2>err || fail "an empty slurm: $(cat err)"
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nruns: 1\n'
-expect_error 2 "kdelta robot: c.yaml:5:7: runs: at least 2 runs, to tell a change from noise" \
+expect_error 2 "kdelta robot: c.yaml:5:7: runs: expected at least 2, got '1'" \
 	"$KDELTA" robot --once c.yaml
 # interval: 0 was taken, and the loop never waited.
 config 'branches: [main]\njobs: job.yaml\nbuild: make\ninterval: 0\n'
-expect_error 2 "kdelta robot: c.yaml:5:11: interval: at least 1s, got '0'" \
+expect_error 2 "kdelta robot: c.yaml:5:11: interval: expected at least 1s, got '0'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make\ninterval: soon\n'
 expect_error 2 "kdelta robot: c.yaml:5:11: interval: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'soon'" \
