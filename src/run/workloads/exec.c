@@ -348,7 +348,7 @@ static const struct param_spec exec_params[] = {
 const struct workload workload_exec = {
 	.section = {
 		.name = "exec",
-		.summary = "run a command; each \"key: value\" line on its stdout is a result",
+		.summary = "run a command; each \"key: value\" line it prints is a result; a run that prints none fails",
 		.params = exec_params,
 		.constraints = exec_constraints,
 	},
