@@ -2,6 +2,9 @@
 #ifndef KDELTA_KEY_RESULT_H
 #define KDELTA_KEY_RESULT_H
 
+/* The job's key of its key results (a mapping of results to directions). */
+#define KEY_RESULT_KEY "key_result"
+
 #include <stdbool.h>
 #include <stddef.h>
 

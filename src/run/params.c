@@ -74,7 +74,7 @@ static const struct param_spec common_params[] = {
 	  .help = "the file system to make on the disk; xfs, ext4 and btrfs need a disk, tmpfs takes its size from one if given" },
 	{ .name = "fs_mount_options", .type = PARAM_STRING,
 	  .help = "mount options for the file system, as for mount -o, but the file system's only: not mount(8)'s own (bind, loop, x-*, ...); needs fs" },
-	{ .name = "key_result", .type = PARAM_MAP, .unnamed = true,
+	{ .name = KEY_RESULT_KEY, .type = PARAM_MAP, .unnamed = true,
 	  .help = "the job's key results and which direction of each is better: a mapping of the workload's results to higher or lower (or nothing: kdelta's metric rules say), like {exec.ops_per_sec: higher, exec.usecs: lower}; report writes its mail about the first, bisect bisects it, and compare --fail-on-regression and the robot judge these only; one that no run prints (a misspelt name) is no data (compare's exit status 7, a failed test in the robot), never clean; without key_result, every workload result is judged in the direction the metric rules give, and report and bisect take the first the workload prints" },
 	{ .name = "monitors", .type = PARAM_MAP, .unnamed = true,
 	  .help = "the monitors to run: a list of names, or a mapping of names to options; default: those on by default" },
@@ -140,17 +140,17 @@ static const struct param_spec common_params[] = {
 static int key_result_constraints(const struct jnode *job, const char **at,
 				  struct kd_err *err)
 {
-	const struct jnode *map = jnode_get(job, "key_result");
+	const struct jnode *map = jnode_get(job, KEY_RESULT_KEY);
 	const struct workload *wl = NULL;
 	struct key_results k;
 	const char *prefix = NULL;
 	int ret = 0;
 
-	*at = "key_result";
+	*at = KEY_RESULT_KEY;
 	if (!map || (map->kind == JNODE_SCALAR && !*map->scalar))
 		return 0;
 	if (key_results_parse(map, &k, err) < 0)
-		return kd_error_prefix(err, "key_result");
+		return kd_error_prefix(err, KEY_RESULT_KEY);
 	for (size_t i = 0; workload_registry[i] && !wl; i++)
 		if (jnode_get(job, workload_registry[i]->section.name))
 			wl = workload_registry[i];

@@ -192,11 +192,15 @@ char *run_record_disturbance(const struct jnode *root)
 
 /* ---- the job's parameters ------------------------------------------ */
 
-/* Keys of a record that are not parameters of the comparison. */
+/*
+ * Keys of a record that are not parameters of the comparison: what the
+ * runner recorded, what was measured and how often, and which results
+ * the job calls key (how to read them, not what ran).
+ */
 static bool is_parameter(const char *key)
 {
 	return !run_record_key(key) && strcmp(key, "monitors") &&
-	       strcmp(key, "runs");
+	       strcmp(key, "runs") && strcmp(key, KEY_RESULT_KEY);
 }
 
 /*
@@ -428,7 +432,7 @@ void run_record_place(const struct jnode *root, struct run_place *out)
 int run_record_key_results(const struct jnode *root, struct key_results *out,
 			   struct kd_err *err)
 {
-	const struct jnode *map = jnode_get(root, "key_result");
+	const struct jnode *map = jnode_get(root, KEY_RESULT_KEY);
 
 	memset(out, 0, sizeof(*out));
 	if (!map || (map->kind == JNODE_SCALAR && !*map->scalar))
