@@ -171,6 +171,13 @@ static const struct param_spec robot_numbers[] = {
 	{ .name = "interval", .type = PARAM_DURATION, .min = "1s" },
 	{ .name = "slurm: poll", .type = PARAM_DURATION, .min = "0.1s" },
 	{ .name = "slurm: timeout", .type = PARAM_DURATION, .min = "1s" },
+	{ .name = "reboot: runs-per-boot", .type = PARAM_INT, .min = "1", .max = "1000" },
+	{ .name = "reboot: timeout", .type = PARAM_DURATION, .min = "1s" },
+	{ .name = "vm: runs-per-boot", .type = PARAM_INT, .min = "1", .max = "1000" },
+	{ .name = "vm: cpus", .type = PARAM_INT, .min = "1", .max = "1000" },
+	{ .name = "vm: boot-timeout", .type = PARAM_DURATION, .min = "1s" },
+	{ .name = "vm: timeout", .type = PARAM_DURATION, .min = "1s" },
+	{ .name = "vm: memory", .type = PARAM_SIZE, .min = "64M" },
 	{ NULL }
 };
 
@@ -193,6 +200,18 @@ static int number_value(const struct loader *ld, const struct jnode *map,
 		return -1;
 	if (param_number(spec, node->scalar, out, &e) < 0)
 		return node_error(ld, node, "%s: %s", name, e.msg);
+	return 0;
+}
+
+/* number_value() of a count (runs, CPUs). */
+static int count_number(const struct loader *ld, const struct jnode *map,
+			const char *name, unsigned *out)
+{
+	double n = *out;
+
+	if (number_value(ld, map, name, &n) < 0)
+		return -1;
+	*out = (unsigned)n;
 	return 0;
 }
 
@@ -454,7 +473,6 @@ static int reboot(const struct loader *ld, const struct jnode *root,
 {
 	struct robot_reboot *r = &ld->cfg->reboot;
 	const struct jnode *v;
-	struct kd_err e;
 
 	if (node && strcmp(ld->cfg->executor, "reboot"))
 		return node_error(ld, node, "reboot: only with 'executor: reboot'");
@@ -477,14 +495,10 @@ static int reboot(const struct loader *ld, const struct jnode *root,
 		      string(ld, v, "reboot: command", &r->command) < 0) ||
 		     ((v = jnode_get(node, "modules")) &&
 		      path_value(ld, v, "reboot: modules", &r->modules) < 0) ||
-		     ((v = jnode_get(node, "runs-per-boot")) &&
-		      count_value(ld, v, "reboot: runs-per-boot",
-				  &r->runs_per_boot) < 0)))
+		     count_number(ld, node, "reboot: runs-per-boot",
+				  &r->runs_per_boot) < 0 ||
+		     number_value(ld, node, "reboot: timeout", &r->timeout) < 0))
 		return -1;
-	if (node && (v = jnode_get(node, "timeout")) &&
-	    (!scalar(ld, v, "reboot: timeout") ||
-	     parse_duration(v->scalar, &r->timeout, &e) < 0 || r->timeout <= 0))
-		return node_error(ld, v, "reboot: timeout: expected a duration such as 10m");
 	if (!r->command)
 		r->command = xstrdup(REBOOT_DEFAULT_COMMAND);
 	if (!r->modules)
@@ -508,19 +522,6 @@ static int choice_value(const struct loader *ld, const struct jnode *node,
 	return node_error(ld, node, "%s: expected %s or %s%s%s, got '%s'", what,
 			  choices[0], choices[1], choices[2] ? " or " : "",
 			  choices[2] ? choices[2] : "", s);
-}
-
-static int duration_value(const struct loader *ld, const struct jnode *node,
-			  const char *what, double *out)
-{
-	const char *s = scalar(ld, node, what);
-	struct kd_err e;
-
-	if (!s)
-		return -1;
-	if (parse_duration(s, out, &e) < 0 || !(*out > 0))
-		return node_error(ld, node, "%s: expected a duration such as 90s", what);
-	return 0;
 }
 
 /* "vm: files": programs or files the guests need. */
@@ -548,7 +549,7 @@ static int vm(const struct loader *ld, const struct jnode *node)
 {
 	struct vm_options *vo = &ld->cfg->vm;
 	const struct jnode *v;
-	struct kd_err e;
+	double memory;
 	int pick;
 
 	if (node && !strstr(ld->cfg->build, "{out}"))
@@ -571,20 +572,14 @@ static int vm(const struct loader *ld, const struct jnode *node)
 			return -1;
 		vo->accel = (enum vm_accel)pick;
 	}
-	if (((v = jnode_get(node, "runs-per-boot")) &&
-	     count_value(ld, v, "vm: runs-per-boot", &vo->runs_per_boot) < 0) ||
-	    ((v = jnode_get(node, "cpus")) &&
-	     count_value(ld, v, "vm: cpus", &vo->cpus) < 0) ||
-	    ((v = jnode_get(node, "boot-timeout")) &&
-	     duration_value(ld, v, "vm: boot-timeout", &vo->boot_timeout) < 0) ||
-	    ((v = jnode_get(node, "timeout")) &&
-	     duration_value(ld, v, "vm: timeout", &vo->timeout) < 0))
+	memory = (double)vo->memory;
+	if (count_number(ld, node, "vm: runs-per-boot", &vo->runs_per_boot) < 0 ||
+	    count_number(ld, node, "vm: cpus", &vo->cpus) < 0 ||
+	    number_value(ld, node, "vm: boot-timeout", &vo->boot_timeout) < 0 ||
+	    number_value(ld, node, "vm: timeout", &vo->timeout) < 0 ||
+	    number_value(ld, node, "vm: memory", &memory) < 0)
 		return -1;
-	if ((v = jnode_get(node, "memory")) &&
-	    (!scalar(ld, v, "vm: memory") ||
-	     parse_size(v->scalar, &vo->memory, &e) < 0 ||
-	     vo->memory < (64ULL << 20)))
-		return node_error(ld, v, "vm: memory: expected a size of 64M or more, such as 2G");
+	vo->memory = (uint64_t)memory;
 	if ((v = jnode_get(node, "append"))) {
 		char *append = NULL;
 

@@ -95,7 +95,7 @@ config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {clock: instr
 expect_error 2 "kdelta robot: c.yaml:5:5: vm: clock: instructions is QEMU's emulation (TCG), not KVM" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {memory: 1k}\n'
-expect_error 2 "kdelta robot: c.yaml:5:14: vm: memory: expected a size of 64M or more, such as 2G" \
+expect_error 2 "kdelta robot: c.yaml:5:14: vm: memory: expected at least 64M, got '1k'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {disks: 2}\n'
 expect_error 2 "kdelta robot: c.yaml:5:6: vm: unknown key 'disks'; see kdelta-robot(5)" \
@@ -175,13 +175,13 @@ config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nreboot: {timeout:
 expect_error 2 "kdelta robot: c.yaml:5:9: reboot: only with 'executor: reboot'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nreboot: {timeout: soon}\n'
-expect_error 2 "kdelta robot: c.yaml:6:19: reboot: timeout: expected a duration such as 10m" \
+expect_error 2 "kdelta robot: c.yaml:6:19: reboot: timeout: expected a duration like 10, 300s, 5m, 1h or 0.5s, got 'soon'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nreboot: {kexec: yes}\n'
 expect_error 2 "kdelta robot: c.yaml:6:10: reboot: unknown key 'kexec'; see kdelta-robot(5)" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nreboot: {runs-per-boot: 0}\n'
-expect_error 2 "kdelta robot: c.yaml:6:25: reboot: runs-per-boot: expected a number of runs from 1 to 1000, got '0'" \
+expect_error 2 "kdelta robot: c.yaml:6:25: reboot: runs-per-boot: expected at least 1, got '0'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\ninstall: cp x /y\nexecutor: reboot\n'
 expect_error 2 "kdelta robot: c.yaml:5:10: install: not with 'executor: reboot', which keeps each commit's kernel as its build left it" \
