@@ -123,13 +123,15 @@ for line in [got[4]] + rows:
 check(cells(got[4])[-1][2] == "GEO-MEAN aim7.jobs-per-min", "GEO-MEAN row: %r" % got[4])
 check(not any(k in ("stddev", "change") for k, _, _ in cells(got[4])),
       "GEO-MEAN row with a ± or change: %r" % got[4])
-# The groups' means are printed rounded: each may be off by 0.5, which
-# moves their geometric mean by up to the mean of 0.5 / m (relative).
+# The groups' means are printed to whole numbers (rounded or cut): each
+# true mean lies within [m - 0.5, m + 1), and so does, for their geometric
+# mean, the one of those bounds.
 for v in range(3):
     groups = [m[v] for m in means[1:]]
     geo = math.exp(sum(math.log(max(m, 0.5)) for m in groups) / len(rows))
-    slack = geo * sum(0.5 / max(m, 0.5) for m in groups) / len(groups)
-    check(abs(geo - means[0][v]) <= 1 + slack,
+    low = math.exp(sum(math.log(max(m - 0.5, 0.25)) for m in groups) / len(rows))
+    high = math.exp(sum(math.log(m + 1) for m in groups) / len(rows))
+    check(low - 1 <= means[0][v] <= high + 1,
           "GEO-MEAN of column %d: %d, the groups' is %.1f" % (v, means[0][v], geo))
 for b in bad:
     print(b)
