@@ -426,12 +426,25 @@ static int bisect_all(struct bisect *b, struct kd_err *err)
 static int learn_host(const struct bisect_opts *opts,
 		      struct bisect_result *res, struct kd_err *err)
 {
-	const char *commits[] = { opts->good, opts->bad };
+	/* As full hashes, as every build and run of a bisection names them. */
+	char *good = git_commit_hash(opts->repo, opts->good);
+	char *bad = git_commit_hash(opts->repo, opts->bad);
+	const char *commits[] = { good, bad };
 	struct measure_request req = {
 		.job = opts->job, .commits = commits, .n_commits = 2, .runs = 0,
 	};
 	struct measure_result mres;
-	int ret = executor_measure(opts->executor, &req, &mres, err);
+	int ret;
+
+	if (!good || !bad) {
+		ret = kd_error(err, "%s %s: no such commit in %s",
+			       good ? "--bad" : "--good",
+			       good ? opts->bad : opts->good, opts->repo);
+		free(good);
+		free(bad);
+		return kd_err_kind(err, KD_EXIT_USAGE);
+	}
+	ret = executor_measure(opts->executor, &req, &mres, err);
 
 	if (ret == 0 && mres.signal) {
 		res->signal = mres.signal;
@@ -443,6 +456,8 @@ static int learn_host(const struct bisect_opts *opts,
 				       i ? "--bad" : "--good", commits[i],
 				       mres.why[i]);
 	measure_result_release(&mres);
+	free(good);
+	free(bad);
 	return ret;
 }
 
