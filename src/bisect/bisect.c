@@ -469,16 +469,18 @@ int bisect_run(const struct bisect_opts *opts, struct bisect_result *res,
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->log);
-	if (!opts->executor->host && learn_host(opts, res, err) < 0)
-		return -1;
-	if (res->end == BISECT_STOPPED)
-		return 0;
-	if (!opts->executor->host)
-		return kd_error(err, "bisect: the %s executor does not know where the runs are stored yet",
-				opts->executor->name);
+	/*
+	 * The repository is opened first: where it was is recorded before
+	 * any build moves it, and it goes back there whatever follows.
+	 */
 	ret = git_bisect_open(&b.gb, opts->repo, opts->good, opts->bad,
 			      opts->log, err);
-	if (!ret) {
+	if (!ret && !opts->executor->host)
+		ret = learn_host(opts, res, err);
+	if (!ret && res->end != BISECT_STOPPED && !opts->executor->host)
+		ret = kd_error(err, "bisect: the %s executor does not know where the runs are stored yet",
+			       opts->executor->name);
+	if (!ret && res->end != BISECT_STOPPED) {
 		b.good = b.gb.good;
 		b.bad = b.gb.bad;
 		res->good = xstrdup(b.good);
