@@ -4,6 +4,7 @@
 # and --status say so, with the runs that would decide it.  Before, the
 # robot recorded "no regression of a workload result".
 source "$TESTLIB"
+settle_load
 source "$SRCDIR/tests/robot/small.sh"
 small_robot robot-undecided sh
 # (On a busy machine every round may be left out, disturbed unevenly by
