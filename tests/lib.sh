@@ -132,21 +132,6 @@ have_cgroup2() {
 
 # address_space_sanitizer: true when $KDELTA is built with ASan or TSan,
 # which reserve terabytes of address space and cannot run under ulimit -v.
-# settle_load: waits (at most 90 s) until the 1-minute load average is
-# below the CPUs, so that a load lingering from the tests before does not
-# mark this test's runs as disturbed (kdelta(1), THE STORE) in some rounds
-# and not in others.  For tests whose verdicts are decided in rounds.
-settle_load() {
-	local cpus load i
-	cpus=$(nproc)
-	for ((i = 0; i < 90; i++)); do
-		read -r load _ </proc/loadavg
-		awk -v l="$load" -v c="$cpus" 'BEGIN { exit !(l < c) }' && return 0
-		sleep 1
-	done
-	return 0
-}
-
 address_space_sanitizer() {
 	ldd "$KDELTA" 2>/dev/null | grep -qE 'lib(asan|tsan)\.'
 }

@@ -15,6 +15,11 @@ struct jnode;
  * run's job.yaml under "kdelta:" so that compare can name the runs taken
  * on a busy machine (kdelta(1), THE STORE):
  *
+ *   others_cpu_seconds             the CPU time that processes other than
+ *                                  the run's own and the kernel's threads
+ *                                  used during the run (/proc/PID/stat)
+ *   others_cpu_percent             that, as a share of one CPU over the
+ *                                  run's time
  *   load_avg_start, load_avg_end   the 1-minute load average
  *                                  (/proc/loadavg) before and after
  *   concurrent_runs                the most other kdelta runs seen at
@@ -32,7 +37,17 @@ struct pressure_reading {
 	uint64_t some_total_us;
 };
 
+/* A process's CPU time: utime + stime + cutime + cstime, in clock ticks. */
+struct process_cpu {
+	long pid;
+	unsigned long long start;	/* its starttime: tells pids reused */
+	uint64_t ticks;
+};
+
 struct disturbance_sample {
+	bool has_others;		/* the processes could be listed */
+	struct process_cpu *others;	/* by pid: neither self's nor kernel's */
+	size_t n_others;
 	bool has_load;
 	double load_avg;		/* 1 minute */
 	struct pressure_reading pressure[PRESSURE_RESOURCES];
@@ -41,12 +56,14 @@ struct disturbance_sample {
 };
 
 /*
- * Reads a sample from proc (normally "/proc"): load average, pressure and
- * the other kdelta runs, self (and its children) not counted.  What cannot
- * be read is left out of the sample.
+ * Reads a sample from proc (normally "/proc"): the CPU time of the other
+ * processes, load average, pressure and the other kdelta runs, self (and
+ * the processes it forked) not counted.  What cannot be read is left out
+ * of the sample.  Release it with disturbance_sample_release().
  */
 void disturbance_read(const char *proc, pid_t self,
 		      struct disturbance_sample *s);
+void disturbance_sample_release(struct disturbance_sample *s);
 
 /*
  * The kdelta processes that run workloads ("kdelta run", "kdelta bisect")

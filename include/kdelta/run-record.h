@@ -35,6 +35,8 @@
 #define RUN_RECORD_ROUND "round"
 #define RUN_RECORD_TAG "tag"
 /* The disturbance of the run (src/run/disturbance.c writes them). */
+#define RUN_RECORD_OTHERS_SECONDS "others_cpu_seconds"
+#define RUN_RECORD_OTHERS_PERCENT "others_cpu_percent"
 #define RUN_RECORD_LOAD_START "load_avg_start"
 #define RUN_RECORD_LOAD_END "load_avg_end"
 #define RUN_RECORD_CONCURRENT "concurrent_runs"
@@ -87,11 +89,17 @@ const char *run_record_vm_kernel(const struct jnode *root);
 char *run_record_machine(const struct jnode *root);
 
 /*
- * Why the machine disturbed its run, "; "-separated, or NULL: a load
- * average (at its start or end) above the machine's CPUs, another kdelta
- * run beside it, tasks stalled on CPU, I/O or memory for at least
- * RUN_DISTURBED_STALL_PERCENT of its time.
+ * Why the machine disturbed its run, "; "-separated, or NULL: other
+ * processes (not the run's own, not kernel threads) used at least
+ * RUN_DISTURBED_OTHERS_PERCENT of a CPU over its time, and at least
+ * RUN_DISTURBED_OTHERS_SECONDS of CPU time; another kdelta run beside it.
+ * A record written before kdelta read the other processes' CPU time is
+ * judged as it was then: a load average (at its start or end) above the
+ * machine's CPUs, tasks stalled on CPU, I/O or memory for at least
+ * RUN_DISTURBED_STALL_PERCENT of its time, another kdelta run.
  */
+#define RUN_DISTURBED_OTHERS_PERCENT 25
+#define RUN_DISTURBED_OTHERS_SECONDS 0.1
 #define RUN_DISTURBED_STALL_PERCENT 10
 char *run_record_disturbance(const struct jnode *root);
 

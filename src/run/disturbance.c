@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What disturbs a run: the load average, pressure stall information
- * (Documentation/accounting/psi.rst) and other kdelta runs, read before
- * and after the workload.  See kdelta/disturbance.h.
+ * What disturbs a run: the CPU time other processes used, other kdelta
+ * runs, the load average and pressure stall information
+ * (Documentation/accounting/psi.rst), read before and after the workload.  See kdelta/disturbance.h.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kdelta/disturbance.h"
 #include "kdelta/job.h"
@@ -91,23 +92,6 @@ static bool runs_workloads(const char *proc, const char *pid,
 	return !strcmp(command, "run") || !strcmp(command, "bisect");
 }
 
-/* The parent's pid from /proc/<pid>/stat, after the command's ")"; 0. */
-static long parent_of(const char *proc, const char *pid, struct strbuf *text)
-{
-	char *name = xasprintf("%s/stat", pid);
-	const char *close;
-	long ppid = 0;
-	bool ok = read_proc(proc, name, text);
-
-	free(name);
-	if (!ok)
-		return 0;
-	close = strrchr(text->buf, ')');
-	if (!close || sscanf(close + 1, " %*c %ld", &ppid) != 1)
-		return 0;
-	return ppid;
-}
-
 static bool is_pid(const char *name)
 {
 	if (!*name)
@@ -118,49 +102,214 @@ static bool is_pid(const char *name)
 	return true;
 }
 
-unsigned disturbance_other_runs(const char *proc, pid_t self)
+/* A process of the scan. */
+struct process {
+	long pid, ppid;
+	struct process_cpu cpu;
+	bool has_cpu;		/* its CPU time was read */
+	bool kernel_thread;
+	bool runs;		/* a kdelta that runs workloads */
+};
+
+#define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
+
+/*
+ * /proc/PID/stat (proc(5)): after the command's ")", the parent (field
+ * 4), flags (9), utime, stime, cutime, cstime (14-17) and starttime (22).
+ * False when not even the parent can be read.
+ */
+static bool parse_stat(const char *text, struct process *p)
+{
+	const char *close = strrchr(text, ')');
+	unsigned long long utime, stime, start;
+	long long cutime, cstime;
+	unsigned flags;
+
+	if (!close || sscanf(close + 1, " %*c %ld", &p->ppid) != 1)
+		return false;
+	if (sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %u %*u %*u %*u %*u "
+		   "%llu %llu %lld %lld %*d %*d %*d %*d %llu",
+		   &flags, &utime, &stime, &cutime, &cstime, &start) != 6)
+		return true;
+	p->kernel_thread = flags & PF_KTHREAD;
+	p->cpu.ticks = utime + stime + (uint64_t)(cutime > 0 ? cutime : 0) +
+		       (uint64_t)(cstime > 0 ? cstime : 0);
+	p->cpu.start = start;
+	p->has_cpu = true;
+	return true;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	long x = ((const struct process *)a)->pid;
+	long y = ((const struct process *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static struct process *find_process(struct process *all, size_t n, long pid)
+{
+	struct process key = { .pid = pid };
+
+	return bsearch(&key, all, n, sizeof(*all), by_pid);
+}
+
+/* The processes in proc, by pid; false when proc cannot be listed. */
+static bool scan_processes(const char *proc, struct process **out,
+			   size_t *n_out)
 {
 	struct strbuf text = STRBUF_INIT;
+	struct process *all = NULL;
+	size_t n = 0, alloc = 0;
 	DIR *dir = opendir(proc);
 	struct dirent *d;
-	unsigned n = 0;
 
+	*out = NULL;
+	*n_out = 0;
 	if (!dir)
-		return 0;
+		return false;
 	while ((d = readdir(dir))) {
-		char parent[32];
-		long ppid;
+		struct process p = { 0 };
+		char *name;
+		bool ok;
 
-		if (!is_pid(d->d_name) || strtol(d->d_name, NULL, 10) == self ||
-		    !runs_workloads(proc, d->d_name, &text))
+		if (!is_pid(d->d_name))
 			continue;
-		/* A kdelta forked by a kdelta run is part of that run. */
-		ppid = parent_of(proc, d->d_name, &text);
-		snprintf(parent, sizeof(parent), "%ld", ppid);
-		if (ppid > 0 && runs_workloads(proc, parent, &text))
-			continue;
-		n++;
+		p.pid = strtol(d->d_name, NULL, 10);
+		name = xasprintf("%s/stat", d->d_name);
+		ok = read_proc(proc, name, &text) && parse_stat(text.buf, &p);
+		free(name);
+		if (!ok)
+			continue;	/* gone meanwhile */
+		p.kernel_thread |= p.pid == 2 || p.ppid == 2;	/* kthreadd */
+		p.runs = runs_workloads(proc, d->d_name, &text);
+		ALLOC_GROW(all, n + 1, alloc);
+		all[n++] = p;
 	}
 	closedir(dir);
 	strbuf_release(&text);
-	return n;
+	qsort(all, n, sizeof(*all), by_pid);
+	*out = all;
+	*n_out = n;
+	return true;
+}
+
+/* Self, or a process self forked (at any depth). */
+static bool in_tree(struct process *all, size_t n, const struct process *p,
+		    pid_t self)
+{
+	for (int depth = 0; p && depth < 4096; depth++) {
+		if (p->pid == self)
+			return true;
+		if (p->ppid <= 0 || p->ppid == p->pid)
+			return false;
+		p = find_process(all, n, p->ppid);
+	}
+	return false;
+}
+
+/* The kdelta runs but self, each once: not those a kdelta run forked. */
+static unsigned count_other_runs(struct process *all, size_t n, pid_t self)
+{
+	unsigned runs = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct process *parent;
+
+		if (!all[i].runs || all[i].pid == self)
+			continue;
+		parent = find_process(all, n, all[i].ppid);
+		if (!parent || !parent->runs)
+			runs++;
+	}
+	return runs;
+}
+
+unsigned disturbance_other_runs(const char *proc, pid_t self)
+{
+	struct process *all;
+	size_t n;
+	unsigned runs = 0;
+
+	if (scan_processes(proc, &all, &n))
+		runs = count_other_runs(all, n, self);
+	free(all);
+	return runs;
+}
+
+/* The CPU times of the processes that are neither self's nor the kernel's. */
+static void read_others(struct process *all, size_t n, pid_t self,
+			struct disturbance_sample *s)
+{
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!all[i].has_cpu || all[i].kernel_thread ||
+		    in_tree(all, n, &all[i], self))
+			continue;
+		ALLOC_GROW(s->others, s->n_others + 1, alloc);
+		s->others[s->n_others] = all[i].cpu;
+		s->others[s->n_others++].pid = all[i].pid;
+	}
 }
 
 void disturbance_read(const char *proc, pid_t self,
 		      struct disturbance_sample *s)
 {
 	struct strbuf text = STRBUF_INIT;
+	struct process *all;
+	size_t n;
 	char *end;
 
+	memset(s, 0, sizeof(*s));
 	s->when = now_monotonic();
-	s->has_load = false;
 	if (read_proc(proc, "loadavg", &text)) {
 		s->load_avg = strtod(text.buf, &end);
 		s->has_load = end != text.buf;
 	}
 	read_pressure(proc, s, &text);
-	s->other_runs = disturbance_other_runs(proc, self);
+	if (scan_processes(proc, &all, &n)) {
+		s->other_runs = count_other_runs(all, n, self);
+		read_others(all, n, self, s);
+		s->has_others = true;
+		free(all);
+	}
 	strbuf_release(&text);
+}
+
+void disturbance_sample_release(struct disturbance_sample *s)
+{
+	free(s->others);
+	s->others = NULL;
+	s->n_others = 0;
+}
+
+/*
+ * The clock ticks the other processes used between start and end: each
+ * one's rise, or all of it for one that started meanwhile (its pid is new,
+ * or was another process's).  A process that ended meanwhile counts where
+ * its parent waited for it (its parent's cutime); one that started before
+ * start and ended meanwhile counts whole.
+ */
+static uint64_t others_ticks(const struct disturbance_sample *start,
+			     const struct disturbance_sample *end)
+{
+	uint64_t ticks = 0;
+	size_t j = 0;
+
+	for (size_t i = 0; i < end->n_others; i++) {
+		const struct process_cpu *b = &end->others[i];
+
+		while (j < start->n_others && start->others[j].pid < b->pid)
+			j++;
+		if (j < start->n_others && start->others[j].pid == b->pid &&
+		    start->others[j].start == b->start)
+			ticks += b->ticks >= start->others[j].ticks ?
+				 b->ticks - start->others[j].ticks : 0;
+		else
+			ticks += b->ticks;
+	}
+	return ticks;
 }
 
 static void set_number(struct jnode *map, const char *key, const char *fmt,
@@ -220,5 +369,14 @@ void disturbance_record(const struct disturbance_sample *start,
 	set_number(kdelta, RUN_RECORD_CONCURRENT, "%u",
 		   start->other_runs > end->other_runs ? start->other_runs :
 							 end->other_runs);
+	if (start->has_others && end->has_others) {
+		double seconds = (double)others_ticks(start, end) /
+				 (double)sysconf(_SC_CLK_TCK);
+		double elapsed = end->when - start->when;
+
+		set_number(kdelta, RUN_RECORD_OTHERS_SECONDS, "%.2f", seconds);
+		set_number(kdelta, RUN_RECORD_OTHERS_PERCENT, "%.1f",
+			   elapsed > 0 ? 100 * seconds / elapsed : 0);
+	}
 	record_pressure(start, end, kdelta);
 }

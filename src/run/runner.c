@@ -299,6 +299,8 @@ static void run_workload(struct run *r, struct workload_usage *usage)
 		workload_failure(r, &p);
 	disturbance_read(proc, getpid(), &after);
 	disturbance_record(&before, &after, r->kdelta);
+	disturbance_sample_release(&before);
+	disturbance_sample_release(&after);
 	usage->ru = p.rusage;
 	usage->elapsed = p.elapsed;
 	proc_clear(&p);

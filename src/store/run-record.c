@@ -156,13 +156,13 @@ static void add_reason(struct strbuf *why, const char *fmt, ...)
 	va_end(ap);
 }
 
-char *run_record_disturbance(const struct jnode *root)
+/* The rule of records from before others_cpu_seconds: load and pressure. */
+static void old_disturbance(const struct jnode *root, const struct jnode *k,
+			    struct strbuf *why)
 {
 	static const char *const resources[] = { "cpu", "io", "memory" };
-	const struct jnode *k = jnode_get(root, RUN_RECORD_KDELTA);
 	const struct jnode *pressure = k ? jnode_get(k, RUN_RECORD_PRESSURE)
 					 : NULL;
-	struct strbuf why = STRBUF_INIT;
 	double cpus, start = 0, end = 0, n;
 	bool has_start = number_at(k, RUN_RECORD_LOAD_START, &start);
 	bool has_end = number_at(k, RUN_RECORD_LOAD_END, &end);
@@ -171,18 +171,35 @@ char *run_record_disturbance(const struct jnode *root)
 	    cpus < 1)
 		cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
 	if ((has_start || has_end) && fmax(start, end) > cpus)
-		add_reason(&why, "load average %.2f above its %g CPUs",
+		add_reason(why, "load average %.2f above its %g CPUs",
 			   fmax(start, end), cpus);
-	if (number_at(k, RUN_RECORD_CONCURRENT, &n) && n > 0)
-		add_reason(&why, "%g other kdelta run%s beside it", n,
-			   n == 1 ? "" : "s");
 	for (size_t i = 0; i < ARRAY_SIZE(resources); i++)
 		if (pressure && pressure->kind == JNODE_MAP &&
 		    number_at(jnode_get(pressure, resources[i]),
 			      RUN_RECORD_STALL_PERCENT, &n) &&
 		    n >= RUN_DISTURBED_STALL_PERCENT)
-			add_reason(&why, "%s pressure: tasks stalled %.0f%% of its time",
+			add_reason(why, "%s pressure: tasks stalled %.0f%% of its time",
 				   resources[i], n);
+}
+
+char *run_record_disturbance(const struct jnode *root)
+{
+	const struct jnode *k = jnode_get(root, RUN_RECORD_KDELTA);
+	struct strbuf why = STRBUF_INIT;
+	double seconds, percent, n;
+
+	if (number_at(k, RUN_RECORD_OTHERS_SECONDS, &seconds) &&
+	    number_at(k, RUN_RECORD_OTHERS_PERCENT, &percent)) {
+		if (seconds >= RUN_DISTURBED_OTHERS_SECONDS &&
+		    percent >= RUN_DISTURBED_OTHERS_PERCENT)
+			add_reason(&why, "other processes used %.0f%% of a CPU beside it",
+				   percent);
+	} else {
+		old_disturbance(root, k, &why);
+	}
+	if (number_at(k, RUN_RECORD_CONCURRENT, &n) && n > 0)
+		add_reason(&why, "%g other kdelta run%s beside it", n,
+			   n == 1 ? "" : "s");
 	if (!why.len) {
 		strbuf_release(&why);
 		return NULL;

@@ -21,7 +21,6 @@
 #                      nothing reboots): after reboot: timeout its runs are
 #                      stored failed and the robot goes on.
 source "$TESTLIB"
-settle_load
 mode=${1:?normal, wrong or noreturn}
 command -v git >/dev/null || skip "git is not installed"
 command -v python3 >/dev/null || skip "python3 is not installed"

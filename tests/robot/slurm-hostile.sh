@@ -12,7 +12,6 @@
 #    (exit status 1, the reason, the test still open), not a verdict;
 #    the next pass, with a fit work directory, measures the test.
 source "$TESTLIB"
-settle_load
 source "$SRCDIR/tests/robot/slurm.sh"
 source "$SRCDIR/tests/robot/small.sh"
 SLURM_DIR=

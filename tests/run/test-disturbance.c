@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What disturbs a run, read from a tree shaped like /proc: the load
+ * What disturbs a run, read from a tree shaped like /proc: the CPU time of
+ * the other processes (not this one's, not the kernel's threads), the load
  * average, pressure, and the other kdelta runs (each counted once, not the
  * processes it forks, not this one, not other kdelta commands).
  */
@@ -32,22 +33,31 @@ static void put(const char *root, const char *name, const char *text,
 	free(path);
 }
 
-/* A process: its argv (NUL-separated, as /proc/PID/cmdline) and parent. */
-static void process(const char *root, int pid, const char *argv, size_t len,
-		    int ppid)
+/*
+ * A process: its argv (NUL-separated, as /proc/PID/cmdline), parent,
+ * flags, CPU time in clock ticks (utime, stime, cutime, cstime: 1, 2, 3
+ * and ticks - 6) and starttime.
+ */
+static void process_full(const char *root, int pid, const char *argv,
+			 size_t len, int ppid, unsigned flags, int ticks,
+			 int start)
 {
-	char name[64], stat[128];
+	char name[64], stat[256];
 
 	snprintf(name, sizeof(name), "%d/cmdline", pid);
 	put(root, name, argv, len);
 	snprintf(name, sizeof(name), "%d/stat", pid);
 	/* A command with blanks and ')' in it, as the kernel writes it. */
-	snprintf(stat, sizeof(stat), "%d (x) y) S %d 1 1 0 -1", pid, ppid);
+	snprintf(stat, sizeof(stat),
+		 "%d (x) y) S %d 1 1 0 -1 %u 10 0 0 0 1 2 3 %d 20 0 1 0 %d "
+		 "1000 200 18446744073709551615\n",
+		 pid, ppid, flags, ticks - 6, start);
 	put(root, name, stat, strlen(stat));
 }
 
 #define PROCESS(root, pid, argv, ppid) \
-	process(root, pid, argv, sizeof(argv), ppid)
+	process_full(root, pid, argv, sizeof(argv), ppid, 0x400000, 6, 50)
+#define PF_KTHREAD 0x00200000
 
 static char *recorded(const struct disturbance_sample *a,
 		      const struct disturbance_sample *b)
@@ -83,10 +93,19 @@ static void test_sample(const char *root)
 	PROCESS(root, 200, "./build/kdelta\0run\0b.yaml", 1);	/* self */
 	PROCESS(root, 201, "kdelta\0run\0b.yaml", 200);	/* self's */
 	put(root, "self", "", 0);	/* not a process */
+	/* Self's workload, a kernel thread, kthreadd, a process of another. */
+	process_full(root, 202, "bench", 6, 201, 0x400000, 6, 60);
+	process_full(root, 300, "", 0, 2, PF_KTHREAD, 500, 1);
+	process_full(root, 2, "", 0, 0, PF_KTHREAD, 500, 1);
+	process_full(root, 400, "make\0-j2", 9, 1, 0x400000, 100, 70);
+	/* A process whose stat is not whole: its parent is all there is. */
+	put(root, "401/stat", "401 (old) S 1 1 1", TEXT);
 	CHECK(disturbance_other_runs(root, 200) == 2);
 
 	disturbance_read(root, 200, &a);
 	CHECK(a.has_load && a.load_avg == 0.52 && a.other_runs == 2);
+	/* 100-106 and make: neither self's, its workload's nor the kernel's. */
+	CHECK(a.has_others && a.n_others == 7);
 	CHECK(a.pressure[PRESSURE_CPU].present &&
 	      a.pressure[PRESSURE_CPU].some_total_us == 1000 &&
 	      a.pressure[PRESSURE_CPU].some_avg10 == 1.5);
@@ -98,16 +117,28 @@ static void test_sample(const char *root)
 	    "some avg10=12.00 avg60=0.00 avg300=0.00 total=251000\n"
 	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", TEXT);
 	PROCESS(root, 106, "kdelta\0run\0c.yaml", 1);
+	/*
+	 * Meanwhile: the workload and the kernel thread worked, which does not
+	 * count; make used 40 ticks more; 105 ended and its pid went to a
+	 * process that used 30 ticks; 106 is new (6 ticks): 76 ticks.
+	 */
+	process_full(root, 202, "bench", 6, 201, 0x400000, 90, 60);
+	process_full(root, 300, "", 0, 2, PF_KTHREAD, 900, 1);
+	process_full(root, 400, "make\0-j2", 9, 1, 0x400000, 140, 70);
+	process_full(root, 105, "sh", 3, 1, 0x400000, 30, 80);
 	disturbance_read(root, 200, &b);
 	CHECK(b.other_runs == 3);
 	/* One second: 250 ms of CPU stall is 25%. */
 	a.when = 10;
 	b.when = 11;
 	yaml = recorded(&a, &b);
+	CHECK(sysconf(_SC_CLK_TCK) == 100);
 	CHECK_STR(yaml,
 		  "load_avg_start: 0.52\n"
 		  "load_avg_end: 2.25\n"
 		  "concurrent_runs: 3\n"
+		  "others_cpu_seconds: 0.76\n"
+		  "others_cpu_percent: 76.0\n"
 		  "pressure:\n"
 		  "  cpu:\n"
 		  "    some_avg10: 12.00\n"
@@ -118,6 +149,8 @@ static void test_sample(const char *root)
 		  "    some_stall_us: 0\n"
 		  "    some_stall_percent: 0.00\n");
 	free(yaml);
+	disturbance_sample_release(&a);
+	disturbance_sample_release(&b);
 }
 
 /* Nothing readable (no /proc/pressure, a kernel without PSI): no keys. */
@@ -128,10 +161,12 @@ static void test_nothing(const char *root)
 
 	disturbance_read(root, 1, &a);
 	disturbance_read(root, 1, &b);
-	CHECK(!a.has_load && a.other_runs == 0);
+	CHECK(!a.has_load && a.other_runs == 0 && !a.has_others);
 	yaml = recorded(&a, &b);
 	CHECK_STR(yaml, "concurrent_runs: 0\n");
 	free(yaml);
+	disturbance_sample_release(&a);
+	disturbance_sample_release(&b);
 }
 
 int main(void)
