@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -80,7 +81,8 @@ static void bisect_usage(FILE *out)
 		"                        (kvm_guest.config); what the guest needs is added\n"
 		"    --kernel-cache DIR  the tree's O= directory and the commits' kernels,\n"
 		"                        kept: a commit built before is not built again\n"
-		"                        (default: ~/.cache/kdelta/kernels)\n"
+		"                        (default: $XDG_CACHE_HOME/kdelta/kernels,\n"
+		"                        ~/.cache/kdelta/kernels)\n"
 		"    --install CMD       with it, each commit is built once, in a work tree\n"
 		"                        of its own in the work directory, and 'sh -c CMD'\n"
 		"                        runs there before each run to put that build in\n"
@@ -266,11 +268,15 @@ static int check_args(struct bisect_args *a, int argc, char **argv)
 	const char *given[] = { a->o.repo, a->o.good, a->o.bad,
 				a->kernel_config ? "-" : a->build };
 	struct kd_err err;
+	struct stat st;
 
 	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
 		if (!given[i] || !*given[i])
 			return usage_error("%s is required%s; see 'kdelta bisect --help'",
 					   required[i], i == 3 ? " (or --kernel-config)" : "");
+	/* Before --kernel-config looks into it. */
+	if (stat(a->o.repo, &st) < 0 || !S_ISDIR(st.st_mode))
+		return usage_error("--repo %s: no such directory", a->o.repo);
 	if (check_kernel_tree(a) < 0 || check_kernels(a) < 0)
 		return -1;
 	if (a->max_runs < a->runs || a->max_runs < BISECT_MIN_REPRODUCE_RUNS)

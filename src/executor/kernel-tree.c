@@ -117,6 +117,20 @@ static int config_digest(const struct kernel_tree *kt, uint64_t *digest,
 	return ret;
 }
 
+/* The top of a kernel tree: its Makefile and scripts/kconfig/. */
+static bool is_kernel_tree(const char *dir)
+{
+	char *makefile = xasprintf("%s/Makefile", dir);
+	char *kconfig = xasprintf("%s/scripts/kconfig", dir);
+	struct stat st;
+	bool yes = stat(makefile, &st) == 0 && S_ISREG(st.st_mode) &&
+		   stat(kconfig, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(kconfig);
+	free(makefile);
+	return yes;
+}
+
 int kernel_tree_init(struct kernel_tree *kt, const char *repo,
 		     const char *spec, const char *extra, const char *cache,
 		     struct kd_err *err)
@@ -130,7 +144,11 @@ int kernel_tree_init(struct kernel_tree *kt, const char *repo,
 	kt->repo = absolute_path(repo);
 	kt->spec = xstrdup(spec);
 	kt->extra = extra ? xstrdup(extra) : NULL;
-	if (parse_spec(kt, err) < 0 || config_digest(kt, &digest, err) < 0) {
+	if (parse_spec(kt, err) < 0 ||
+	    (!is_kernel_tree(kt->repo) &&
+	     kd_error(err, "--kernel-config: %s is not a kernel tree (no Makefile and scripts/kconfig/ at its top)",
+		      repo) < 0) ||
+	    config_digest(kt, &digest, err) < 0) {
 		free(root);
 		kernel_tree_release(kt);
 		return -1;

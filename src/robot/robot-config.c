@@ -476,6 +476,8 @@ static int reboot(const struct loader *ld, const struct jnode *root,
 
 	if (node && strcmp(ld->cfg->executor, "reboot"))
 		return node_error(ld, node, "reboot: only with 'executor: reboot'");
+	if ((v = jnode_get(root, "vm")))
+		return node_error(ld, v, "vm: not with 'executor: reboot', which boots the kernels on this machine, not in virtual machines");
 	if (!executor_builds_kernels(ld->cfg->build))
 		return node_error(ld, jnode_get(root, "build"),
 				  "build: the reboot executor boots kernels: the build must name {out}, where it leaves the commit's kernel");
@@ -605,6 +607,7 @@ static int build(const struct loader *ld, const struct jnode *root)
 	struct robot_config *cfg = ld->cfg;
 	const struct jnode *v = jnode_get(root, "kernel-config");
 	const struct jnode *cache = jnode_get(root, "kernel-cache");
+	const struct jnode *ex;
 	struct kernel_tree kt;
 	char *spec = NULL, *dir = NULL;
 	int ret;
@@ -617,6 +620,10 @@ static int build(const struct loader *ld, const struct jnode *root)
 	if (jnode_get(root, "build"))
 		return node_error(ld, jnode_get(root, "build"),
 				  "build: not with kernel-config, with which kdelta builds the kernels");
+	/* It adds what kdelta's guests need: not a test box's. */
+	ex = jnode_get(root, "executor");
+	if (ex && ex->kind == JNODE_SCALAR && !strcmp(ex->scalar, "reboot"))
+		return node_error(ld, v, "kernel-config: not with 'executor: reboot', which boots the kernels on this machine: a build that names {out} makes them, with the box's own configuration");
 	if (string(ld, v, "kernel-config", &spec) < 0 ||
 	    (cache && path_value(ld, cache, "kernel-cache", &dir) < 0)) {
 		free(spec);

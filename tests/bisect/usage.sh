@@ -27,6 +27,10 @@ expect_error 2 "kdelta bisect: --repo $T/nowhere: no such directory" \
 	"$KDELTA" bisect --repo "$T/nowhere" --good main~1 --bad main "${B[@]}" "$JOB"
 expect_error 2 "kdelta bisect: --repo $T: not a git repository" \
 	"$KDELTA" bisect --repo "$T" --good main~1 --bad main "${B[@]}" "$JOB"
+expect_error 2 "kdelta bisect: --repo $T/nowhere: no such directory" \
+	"$KDELTA" bisect --repo "$T/nowhere" --good main~1 --bad main --kernel-config tinyconfig "$JOB"
+expect_error 2 "kdelta bisect: --kernel-config: $REPO is not a kernel tree (no Makefile and scripts/kconfig/ at its top)" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main --kernel-config tinyconfig "$JOB"
 expect_error 2 "kdelta bisect: --good v1.0: no such commit in $REPO" \
 	"$KDELTA" bisect --repo "$REPO" --good v1.0 --bad main "${B[@]}" "$JOB"
 expect_error 2 "kdelta bisect: --good and --bad are the same commit ${H[19]:0:12}; give an older good one" \

@@ -114,8 +114,14 @@ expect_error 2 "kdelta robot: c.yaml:5:15: kernel-cache: only with kernel-config
 config 'branches: [main]\njobs: job.yaml\nkernel-config: tinyconfig+\n'
 expect_error 2 "kdelta robot: c.yaml:4:16: kernel-config: an empty part; expected BASE[+FRAGMENT...] such as tinyconfig+kvm_guest.config" \
 	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nkernel-config: tinyconfig\n'
+expect_error 2 "kdelta robot: c.yaml:4:16: kernel-config: $T/repo is not a kernel tree (no Makefile and scripts/kconfig/ at its top)" \
+	"$KDELTA" robot --once c.yaml
+# (What kdelta looks for at the top of a kernel tree.)
+mkdir -p repo/scripts/kconfig && touch repo/Makefile
 config 'branches: [main]\njobs: job.yaml\nkernel-config: tinyconfig\nkernel-cache: cache\nvm: {clock: instructions}\nresult-root: results\n'
 "$KDELTA" robot --status c.yaml >out 2>err || fail "kernel-config: $(cat err)"
+rm -r repo/scripts repo/Makefile
 
 # An empty slurm: is every key at its default (issue 23: it was refused).
 config 'branches: [main]\njobs: job.yaml\nbuild: "true"\nexecutor: slurm\nslurm:\nresult-root: results\n'
@@ -185,6 +191,12 @@ expect_error 2 "kdelta robot: c.yaml:6:25: reboot: runs-per-boot: expected at le
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\ninstall: cp x /y\nexecutor: reboot\n'
 expect_error 2 "kdelta robot: c.yaml:5:10: install: not with 'executor: reboot', which keeps each commit's kernel as its build left it" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nvm: {cpus: 2}\n'
+expect_error 2 "kdelta robot: c.yaml:6:5: vm: not with 'executor: reboot', which boots the kernels on this machine, not in virtual machines" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nkernel-config: defconfig\nexecutor: reboot\n'
+expect_error 2 "kdelta robot: c.yaml:4:16: kernel-config: not with 'executor: reboot', which boots the kernels on this machine: a build that names {out} makes them, with the box's own configuration" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nslurm: {partition: perf}\n'
 expect_error 2 "kdelta robot: c.yaml:6:8: slurm: only with 'executor: slurm'" \
