@@ -17,10 +17,12 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 		      struct kd_err *err)
 {
 	const char *words[5];
-	size_t lens[5], base = name->len;
-	size_t n = split_words(line, len, words, lens, 5);
+	size_t lens[5], base = name->len, n;
 	double value;
 
+	if (len >= 6 && !memcmp(line, "node: ", 6))
+		return 0;	/* the line says which node: so do the others */
+	n = split_words(line, len, words, lens, 5);
 	if (n < 4 || n > 5 || lens[0] != 4 || memcmp(words[0], "Node", 4) ||
 	    lens[2] < 2 || words[2][lens[2] - 1] != ':' ||
 	    !sampled_parse_number(words[3], lens[3], &value))
@@ -38,15 +40,7 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	struct sample_lines l = SAMPLE_LINES(sample);
-
-	while (sample_next_line(&l)) {
-		if (l.len >= 6 && !memcmp(l.line, "node: ", 6))
-			continue;	/* the line says which node */
-		if (parse_line(sample, l.line, l.len, name, set, err) < 0)
-			return -1;
-	}
-	return 0;
+	return sample_each_line(sample, NULL, parse_line, name, set, err);
 }
 
 static int numa_meminfo_sources(const struct monitor_context *ctx,

@@ -16,33 +16,26 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
 	struct sample_lines l = SAMPLE_LINES(sample);
-	const char *words[2];
-	size_t base = name->len, node = 0, lens[2];
+	size_t base = name->len;
+	bool node = false;
 
 	while (sample_next_line(&l)) {
-		double value;
-
-		if (split_words(l.line, l.len, words, lens, 2) != 2)
-			return bad_line(err, sample, l.line, l.len,
-					"expected 'name value'");
-		if (lens[0] == 5 && !memcmp(words[0], "node:", 5)) {
+		if (l.len > 6 && !memcmp(l.line, "node: ", 6)) {
+			/* "nodeN." until the next node's line */
 			strbuf_setlen(name, base);
 			strbuf_addstr(name, "node");
-			strbuf_add(name, words[1], lens[1]);
+			strbuf_add(name, l.line + 6, l.len - 6);
 			strbuf_addch(name, '.');
-			node = name->len;
-			continue;
-		}
-		if (!node)
+			node = true;
+		} else if (!node) {
 			return bad_line(err, sample, l.line, l.len,
 					"expected 'node: <N>' first");
-		if (!sampled_parse_number(words[1], lens[1], &value))
-			return bad_line(err, sample, l.line, l.len,
-					"expected 'name value'");
-		strbuf_setlen(name, node);
-		strbuf_add(name, words[0], lens[0]);
-		series_add(set, name->buf, sample->time, value);
+		} else if (sample_name_value(sample, l.line, l.len, name, set,
+					     err) < 0) {
+			return -1;
+		}
 	}
+	strbuf_setlen(name, base);
 	return 0;
 }
 

@@ -10,22 +10,7 @@
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	struct sample_lines l = SAMPLE_LINES(sample);
-	const char *words[2];
-	size_t base = name->len, lens[2];
-
-	while (sample_next_line(&l)) {
-		double value;
-
-		if (split_words(l.line, l.len, words, lens, 2) != 2 ||
-		    !sampled_parse_number(words[1], lens[1], &value))
-			return bad_line(err, sample, l.line, l.len,
-					"expected 'name value'");
-		strbuf_setlen(name, base);
-		strbuf_add(name, words[0], lens[0]);
-		series_add(set, name->buf, sample->time, value);
-	}
-	return 0;
+	return sample_each_line(sample, NULL, sample_name_value, name, set, err);
 }
 
 /* A floor of the rare events: lkp-tests' etc/perf-metrics-threshold.yaml. */

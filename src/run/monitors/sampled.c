@@ -62,6 +62,47 @@ int sample_first_line(const struct raw_sample *sample, struct sample_lines *l,
 	return 0;
 }
 
+int sample_each_line(const struct raw_sample *sample,
+		     sample_line_parser *header, sample_line_parser *parse,
+		     struct strbuf *name, struct series_set *set,
+		     struct kd_err *err)
+{
+	struct sample_lines l = SAMPLE_LINES(sample);
+
+	if (header && (sample_first_line(sample, &l, err) < 0 ||
+		       header(sample, l.line, l.len, name, set, err) < 0))
+		return -1;
+	while (sample_next_line(&l))
+		if (parse(sample, l.line, l.len, name, set, err) < 0)
+			return -1;
+	return 0;
+}
+
+int sample_any_header(const struct raw_sample *sample, const char *line,
+		      size_t len, struct strbuf *name, struct series_set *set,
+		      struct kd_err *err)
+{
+	(void)sample, (void)line, (void)len, (void)name, (void)set, (void)err;
+	return 0;
+}
+
+int sample_name_value(const struct raw_sample *sample, const char *line,
+		      size_t len, struct strbuf *name, struct series_set *set,
+		      struct kd_err *err)
+{
+	const char *words[2];
+	size_t lens[2], base = name->len;
+	double value;
+
+	if (split_words(line, len, words, lens, 2) != 2 ||
+	    !sampled_parse_number(words[1], lens[1], &value))
+		return bad_line(err, sample, line, len, "expected 'name value'");
+	strbuf_add(name, words[0], lens[0]);
+	series_add(set, name->buf, sample->time, value);
+	strbuf_setlen(name, base);
+	return 0;
+}
+
 int bad_line(struct kd_err *err, const struct raw_sample *sample,
 	     const char *line, size_t len, const char *what)
 {

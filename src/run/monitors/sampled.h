@@ -127,6 +127,29 @@ bool sampled_parse_number(const char *word, size_t len, double *out);
 int sample_first_line(const struct raw_sample *sample, struct sample_lines *l,
 		      struct kd_err *err);
 
+/*
+ * A parser of one line of a sample: adds its points to set, named from
+ * name (the monitor's prefix: what it appends, it takes back off).
+ */
+typedef int sample_line_parser(const struct raw_sample *sample,
+			       const char *line, size_t len,
+			       struct strbuf *name, struct series_set *set,
+			       struct kd_err *err);
+
+/*
+ * The usual sample: a header line, which header checks (header NULL: no
+ * header line; sample_any_header: any), then an item a line, each through
+ * parse.  A monitor's parse_sample in one line.
+ */
+int sample_each_line(const struct raw_sample *sample,
+		     sample_line_parser *header, sample_line_parser *parse,
+		     struct strbuf *name, struct series_set *set,
+		     struct kd_err *err);
+sample_line_parser sample_any_header;
+
+/* "name value": the point <name><name's word>. */
+sample_line_parser sample_name_value;
+
 /* "sample at <time>: bad line '<line>': <what>" into err; returns -1. */
 int bad_line(struct kd_err *err, const struct raw_sample *sample,
 	     const char *line, size_t len, const char *what);

@@ -24,10 +24,12 @@ static const struct {
 };
 
 static int check_version(const struct raw_sample *sample, const char *line,
-			 size_t len, struct kd_err *err)
+			 size_t len, struct strbuf *name,
+			 struct series_set *set, struct kd_err *err)
 {
 	static const char head[] = "slabinfo - version: ";
 
+	(void)name, (void)set;
 	if (len < sizeof(head) - 1 || memcmp(line, head, sizeof(head) - 1))
 		return bad_line(err, sample, line, len,
 				"expected 'slabinfo - version: 2.1'");
@@ -46,6 +48,8 @@ static int parse_cache(const struct raw_sample *sample, const char *line,
 	const char *words[SLABINFO_WORDS];
 	size_t lens[SLABINFO_WORDS], base = name->len;
 
+	if (len && line[0] == '#')
+		return 0;	/* the column names */
 	if (split_words(line, len, words, lens, SLABINFO_WORDS) != SLABINFO_WORDS ||
 	    lens[6] != 1 || words[6][0] != ':' || lens[11] != 1 ||
 	    words[11][0] != ':')
@@ -70,19 +74,8 @@ static int parse_cache(const struct raw_sample *sample, const char *line,
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	struct sample_lines l = SAMPLE_LINES(sample);
-
-	if (sample_first_line(sample, &l, err) < 0)
-		return -1;
-	if (check_version(sample, l.line, l.len, err) < 0)
-		return -1;
-	while (sample_next_line(&l)) {
-		if (l.len && l.line[0] == '#')
-			continue;
-		if (parse_cache(sample, l.line, l.len, name, set, err) < 0)
-			return -1;
-	}
-	return 0;
+	return sample_each_line(sample, check_version, parse_cache, name, set,
+				err);
 }
 
 /* lkp-tests' lib/stats.rb reasonable_perf_change?: a difference above 100. */

@@ -35,15 +35,9 @@ static int parse_line(const struct raw_sample *sample, const char *line,
 static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
-	struct sample_lines l = SAMPLE_LINES(sample);
-
 	/* The header: "CPU0 CPU1 ..." */
-	if (sample_first_line(sample, &l, err) < 0)
-		return -1;
-	while (sample_next_line(&l))
-		if (parse_line(sample, l.line, l.len, name, set, err) < 0)
-			return -1;
-	return 0;
+	return sample_each_line(sample, sample_any_header, parse_line, name,
+				set, err);
 }
 
 /* lkp-tests' lib/stats.rb reasonable_perf_change?: a value above 10000. */
