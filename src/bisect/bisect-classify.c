@@ -153,21 +153,39 @@ static void judge(const double *d, const double *span, size_t k, double z,
 }
 
 /*
- * The arrays of a sequence of looks over n rounds: the samples kept after
- * each round, and the rounds looked at with their boundaries (plan_looks()).
+ * A sequence of looks over n rounds: two columns x and y of what each
+ * compared round gives (k of them), how many were kept after each round,
+ * and the rounds looked at with their boundaries (plan_looks()).
  */
 struct look_plan {
-	size_t *kept, *at;
+	double *x, *y;
+	size_t k, *kept, *at;
 	double *z;
 };
 
-/* lp's arrays for n rounds; returns lp->kept. */
-static size_t *look_plan_alloc(struct look_plan *lp, size_t n)
+/* A compared round's values into its x and y. */
+typedef void round_columns(const double *value, double *x, double *y);
+
+/* lp from the rounds of width values each that were compared. */
+static void look_plan_init(struct look_plan *lp,
+			   const struct bisect_round *rounds, size_t n,
+			   size_t width, round_columns *columns)
 {
-	lp->kept = xcalloc(n ? n : 1, sizeof(*lp->kept));
-	lp->at = xcalloc(n ? n : 1, sizeof(*lp->at));
-	lp->z = xcalloc(n ? n : 1, sizeof(*lp->z));
-	return lp->kept;
+	size_t size = n ? n : 1;
+
+	lp->x = xcalloc(size, sizeof(*lp->x));
+	lp->y = xcalloc(size, sizeof(*lp->y));
+	lp->kept = xcalloc(size, sizeof(*lp->kept));
+	lp->at = xcalloc(size, sizeof(*lp->at));
+	lp->z = xcalloc(size, sizeof(*lp->z));
+	lp->k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (bisect_round_compared(&rounds[i], width)) {
+			columns(rounds[i].value, &lp->x[lp->k], &lp->y[lp->k]);
+			lp->k++;
+		}
+		lp->kept[i] = lp->k;
+	}
 }
 
 static void look_plan_free(struct look_plan *lp)
@@ -175,48 +193,43 @@ static void look_plan_free(struct look_plan *lp)
 	free(lp->z);
 	free(lp->at);
 	free(lp->kept);
+	free(lp->y);
+	free(lp->x);
+}
+
+/* A commit's round: its distance from the middle, and bad's from good. */
+static void commit_columns(const double *v, double *d, double *span)
+{
+	*d = v[2] - (v[0] + v[1]) / 2;
+	*span = v[1] - v[0];
 }
 
 void bisect_classify(const struct bisect_round *rounds, size_t n,
 		     size_t min_runs, size_t max_runs, bool last,
 		     int direction, struct bisect_classification *out)
 {
-	double *d = xcalloc(n ? n : 1, sizeof(*d));
-	double *span = xcalloc(n ? n : 1, sizeof(*span));
 	struct look_plan lp;
-	size_t *compared = look_plan_alloc(&lp, n), *at = lp.at;
-	double *z = lp.z;
-	size_t k = 0, looks;
+	size_t looks;
 
-	for (size_t i = 0; i < n; i++) {
-		const double *v = rounds[i].value;
-
-		if (bisect_round_compared(&rounds[i], 3)) {
-			d[k] = v[2] - (v[0] + v[1]) / 2;
-			span[k++] = v[1] - v[0];
-		}
-		compared[i] = k;
-	}
+	look_plan_init(&lp, rounds, n, 3, commit_columns);
 	memset(out, 0, sizeof(*out));
 	out->verdict = BISECT_UNDECIDED;
 	out->position = NAN;
 	out->low = -INFINITY;
 	out->high = INFINITY;
 	out->rounds = n;
-	out->compared = k;
-	looks = plan_looks(compared, n, min_runs, max_runs,
-			   BISECT_CLASSIFY_ALPHA, last, at, z);
+	out->compared = lp.k;
+	looks = plan_looks(lp.kept, n, min_runs, max_runs,
+			   BISECT_CLASSIFY_ALPHA, last, lp.at, lp.z);
 	for (size_t j = 0; j < looks; j++) {
-		judge(d, span, compared[at[j]], z[j], direction, out);
-		out->rounds = at[j] + 1;
-		out->compared = compared[at[j]];
+		judge(lp.x, lp.y, lp.kept[lp.at[j]], lp.z[j], direction, out);
+		out->rounds = lp.at[j] + 1;
+		out->compared = lp.kept[lp.at[j]];
 		out->looks = j + 1;
 		if (out->verdict != BISECT_UNDECIDED)
 			break;
 	}
 	look_plan_free(&lp);
-	free(span);
-	free(d);
 }
 
 /*
@@ -274,25 +287,22 @@ static void paired_judge(const struct seq_design *d, double z, bool last,
 	seq_result_decide(d, direction, out);
 }
 
+/* A round of the two ends: good's run and bad's (base's and head's). */
+static void ends_columns(const double *v, double *a, double *b)
+{
+	*a = v[0];
+	*b = v[1];
+}
+
 void bisect_compare_ends(const struct seq_design *d,
 			 const struct bisect_round *rounds, size_t n,
 			 size_t min_runs, bool last, int direction,
 			 struct seq_result *out, size_t *compared)
 {
-	double *a = xcalloc(n ? n : 1, sizeof(*a));
-	double *b = xcalloc(n ? n : 1, sizeof(*b));
 	struct look_plan lp;
-	size_t *kept = look_plan_alloc(&lp, n), *at = lp.at;
-	double *z = lp.z;
-	size_t k = 0, looks;
+	size_t looks;
 
-	for (size_t i = 0; i < n; i++) {
-		if (bisect_round_compared(&rounds[i], 2)) {
-			a[k] = rounds[i].value[0];
-			b[k++] = rounds[i].value[1];
-		}
-		kept[i] = k;
-	}
+	look_plan_init(&lp, rounds, n, 2, ends_columns);
 	memset(out, 0, sizeof(*out));
 	out->verdict = SEQ_CONTINUE;
 	out->ci.estimate = NAN;
@@ -300,20 +310,18 @@ void bisect_compare_ends(const struct seq_design *d,
 	out->ci.high = INFINITY;
 	*compared = 0;
 	/* information k / max_runs: seq_information() of k runs a side */
-	looks = plan_looks(kept, n, min_runs, d->max_runs, d->alpha, last, at,
-			   z);
+	looks = plan_looks(lp.kept, n, min_runs, d->max_runs, d->alpha, last,
+			   lp.at, lp.z);
 	for (size_t j = 0; j < looks; j++) {
-		bool final = last && at[j] == n - 1;
+		bool final = last && lp.at[j] == n - 1;
 
-		paired_judge(d, z[j], final, direction, a, b, kept[at[j]],
-			     out);
-		*compared = kept[at[j]];
+		paired_judge(d, lp.z[j], final, direction, lp.x, lp.y,
+			     lp.kept[lp.at[j]], out);
+		*compared = lp.kept[lp.at[j]];
 		if (out->verdict == SEQ_CHANGED || out->verdict == SEQ_SAME)
 			break;
 	}
 	if (last && out->verdict == SEQ_CONTINUE)
 		out->verdict = SEQ_UNDECIDED;
 	look_plan_free(&lp);
-	free(b);
-	free(a);
 }
