@@ -48,6 +48,9 @@ sqlite3_stmt *db_prepare(struct db *db, struct kd_err *err,
 			 const char *sql, const char *types, ...);
 /* Steps a statement that returns no rows (NULL: failed), finalizes it. */
 int db_run(struct db *db, sqlite3_stmt *st, struct kd_err *err);
+/* db_prepare() and db_run(): a statement that returns no rows. */
+int db_update(struct db *db, struct kd_err *err, const char *sql,
+	      const char *types, ...);
 /* Column i of the current row as a new string, or NULL. */
 char *db_text(sqlite3_stmt *st, int i);
 

@@ -161,10 +161,9 @@ void robot_state_rollback(struct robot_state *st)
 int robot_state_commit_seen(struct robot_state *st, const char *hash,
 			    const char *subject, struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"INSERT OR IGNORE INTO commits (hash, subject, first_seen)"
-		" VALUES (?, ?, strftime('%s', 'now'))", "ss", hash, subject),
-		err);
+		" VALUES (?, ?, strftime('%s', 'now'))", "ss", hash, subject);
 }
 
 int robot_state_build_failed(struct robot_state *st, const char *hash,
@@ -172,20 +171,20 @@ int robot_state_build_failed(struct robot_state *st, const char *hash,
 {
 	if (robot_state_commit_seen(st, hash, NULL, err) < 0)
 		return -1;
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE commits SET build_failed = ? WHERE hash = ?", "ss",
-		why, hash), err);
+		why, hash);
 }
 
 int robot_state_add_test(struct robot_state *st, const char *branch,
 			 const char *job, const char *base, const char *head,
 			 struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"INSERT OR IGNORE INTO tests (branch, job, base, head, state,"
 		" created, updated) VALUES (?, ?, ?, ?, '" ROBOT_TEST_MEASURE
 		"', strftime('%s', 'now'), strftime('%s', 'now'))", "ssss",
-		branch, job, base, head), err);
+		branch, job, base, head);
 }
 
 void robot_test_release(struct robot_test *t)
@@ -236,21 +235,21 @@ int robot_state_set_test(struct robot_state *st, long long id,
 			 const char *verdict, double change,
 			 struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE tests SET state = ?, metric = coalesce(?, metric),"
 		" verdict = coalesce(?, verdict), change = coalesce(?, change),"
 		" updated = strftime('%s', 'now') WHERE id = ?", "sssdi",
-		state, metric, verdict, change, id), err);
+		state, metric, verdict, change, id);
 }
 
 int robot_state_test_done(struct robot_state *st, long long id,
 			  const char *outcome, const char *verdict,
 			  struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE tests SET state = '" ROBOT_TEST_DONE "', outcome = ?,"
 		" verdict = coalesce(?, verdict), updated = strftime('%s', 'now')"
-		" WHERE id = ?", "ssi", outcome, verdict, id), err);
+		" WHERE id = ?", "ssi", outcome, verdict, id);
 }
 
 int robot_state_batch_find(struct robot_state *st, const char *purpose,
@@ -283,31 +282,31 @@ int robot_state_batch_start(struct robot_state *st, const char *purpose,
 			    const char *commits, unsigned runs,
 			    struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"INSERT INTO batches (purpose, commits, runs, state, started)"
 		" VALUES (?, ?, ?, 'running', strftime('%s', 'now'))"
 		" ON CONFLICT (purpose) DO UPDATE SET state = 'running',"
 		" started = excluded.started, ticket = NULL", "ssi", purpose, commits,
-		(long long)runs), err);
+		(long long)runs);
 }
 
 int robot_state_batch_ticket(struct robot_state *st, const char *purpose,
 			     const char *ticket, struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE batches SET ticket = ? WHERE purpose = ?", "ss",
-		ticket, purpose), err);
+		ticket, purpose);
 }
 
 int robot_state_batch_close(struct robot_state *st, const char *purpose,
 			    const char *state, const char *why,
 			    struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE batches SET state = ?1, outcome = ?2,"
 		" ticket = CASE WHEN ?1 = 'collected' THEN ticket END,"
 		" ended = strftime('%s', 'now') WHERE purpose = ?3", "sss",
-		state, why, purpose), err);
+		state, why, purpose);
 }
 
 int robot_state_batch_tickets(struct robot_state *st, char ***purposes,
@@ -377,41 +376,41 @@ int robot_state_batch_end(struct robot_state *st, const char *purpose,
 			  const char *host, const char *outcome,
 			  struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE batches SET state = 'done', host = ?, outcome = ?,"
 		" ticket = NULL, ended = strftime('%s', 'now') WHERE purpose = ?", "sss",
-		host, outcome, purpose), err);
+		host, outcome, purpose);
 }
 
 int robot_state_bisect_start(struct robot_state *st, long long test,
 			     const char *metric, const char *good,
 			     const char *bad, struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"INSERT OR IGNORE INTO bisects (test, metric, good, bad, state,"
 		" started) VALUES (?, ?, ?, ?, 'running', strftime('%s', 'now'))",
-		"isss", test, metric, good, bad), err);
+		"isss", test, metric, good, bad);
 }
 
 int robot_state_bisect_step(struct robot_state *st, long long test,
 			    const char *commit, const char *verdict,
 			    const char *said, struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"INSERT OR IGNORE INTO bisect_steps (test, commit_hash, verdict,"
 		" said, at)"
 		" VALUES (?, ?, ?, ?, strftime('%s', 'now'))", "isss", test,
-		commit, verdict, said), err);
+		commit, verdict, said);
 }
 
 int robot_state_bisect_end(struct robot_state *st, long long test,
 			   const char *end, const char *first_bad,
 			   const char *clean, struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE bisects SET state = ?, first_bad = ?, clean = ?,"
 		" ended = strftime('%s', 'now') WHERE test = ?", "sssi", end,
-		first_bad, clean, test), err);
+		first_bad, clean, test);
 }
 
 int robot_state_clean_commits(struct robot_state *st, const char *branch,
@@ -483,19 +482,19 @@ int robot_state_mail_add(struct robot_state *st, const char *first_bad,
 			 const char *message_id, const char *text,
 			 struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"INSERT INTO mails (first_bad, job, metric, test, message_id,"
 		" state, text, queued) VALUES (?, ?, ?, ?, ?, 'sending', ?,"
 		" strftime('%s', 'now'))", "sssiss", first_bad, job, metric,
-		test, message_id, text), err);
+		test, message_id, text);
 }
 
 int robot_state_mail_sent(struct robot_state *st, const char *message_id,
 			  struct kd_err *err)
 {
-	return db_run(&st->db, db_prepare(&st->db, err,
+	return db_update(&st->db, err,
 		"UPDATE mails SET state = 'sent', sent = strftime('%s', 'now')"
-		" WHERE message_id = ?", "s", message_id), err);
+		" WHERE message_id = ?", "s", message_id);
 }
 
 /* --status */

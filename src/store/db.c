@@ -66,17 +66,16 @@ int db_exec(struct db *db, const char *sql, struct kd_err *err)
 	return 0;
 }
 
-sqlite3_stmt *db_prepare(struct db *db, struct kd_err *err,
-			 const char *sql, const char *types, ...)
+static sqlite3_stmt *db_vprepare(struct db *db, struct kd_err *err,
+				 const char *sql, const char *types,
+				 va_list ap)
 {
 	sqlite3_stmt *st;
-	va_list ap;
 
 	if (sqlite3_prepare_v2(db->handle, sql, -1, &st, NULL) != SQLITE_OK) {
 		db_error(db, err, "prepare");
 		return NULL;
 	}
-	va_start(ap, types);
 	for (int i = 0; types[i]; i++) {
 		if (types[i] == 's') {
 			const char *v = va_arg(ap, const char *);
@@ -93,8 +92,31 @@ sqlite3_stmt *db_prepare(struct db *db, struct kd_err *err,
 				sqlite3_bind_double(st, i + 1, v);
 		}
 	}
+	return st;
+}
+
+sqlite3_stmt *db_prepare(struct db *db, struct kd_err *err,
+			 const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+
+	va_start(ap, types);
+	st = db_vprepare(db, err, sql, types, ap);
 	va_end(ap);
 	return st;
+}
+
+int db_update(struct db *db, struct kd_err *err, const char *sql,
+	      const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+
+	va_start(ap, types);
+	st = db_vprepare(db, err, sql, types, ap);
+	va_end(ap);
+	return db_run(db, st, err);
 }
 
 int db_run(struct db *db, sqlite3_stmt *st, struct kd_err *err)

@@ -138,10 +138,10 @@ static int put_above(void *ctx, const char *rel, const struct stat *st)
 static int forget_tree(struct result_index *ix, const char *rel, bool self)
 {
 	/* Below "a": from "a/" up to "a0" ('0' follows '/'). */
-	return db_run(&ix->db, db_prepare(&ix->db, ix->err, self
+	return db_update(&ix->db, ix->err, self
 		? "DELETE FROM dirs WHERE rel = ?1 OR (rel >= ?1 || '/' AND rel < ?1 || '0')"
 		: "DELETE FROM dirs WHERE rel >= ?1 || '/' AND rel < ?1 || '0'",
-		"s", rel), ix->err);
+		"s", rel);
 }
 
 /* The children the index knows of rel, sorted, with their inodes. */
