@@ -285,6 +285,37 @@ static bool is_default(const struct param_spec *spec, const struct jnode *value)
 	return same;
 }
 
+/* kdelta's text of a value of its own parameters. */
+static void own_value_text(const struct param_spec *spec,
+			   const struct jnode *value, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	if (spec->type == PARAM_BOOL) {
+		bool yes = false;
+
+		/* "true" alone says nothing: name the switch instead. */
+		parse_bool(value->scalar, &yes, NULL);
+		strbuf_addf(out, "%s%s", yes ? "" : "no_", spec->name);
+		return;
+	}
+	if (value->kind == JNODE_SCALAR)
+		strbuf_addstr(&text, value->scalar);
+	for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
+		strbuf_addf(&text, "%s%s", j ? "," : "", value->values[j]->scalar);
+	/*
+	 * A script or a command line would make an unreadable name: it
+	 * stands as "<key>-<hash of the value>".
+	 */
+	if (text.len <= JOB_NAME_VALUE_MAX && !strpbrk(text.buf, " \t\r\n"))
+		strbuf_addstr(out, text.buf);
+	else
+		strbuf_addf(out, "%s-%08llx", spec->name,
+			    (unsigned long long)(hash64(text.buf, text.len) &
+						 0xffffffffULL));
+	strbuf_release(&text);
+}
+
 /*
  * Earlier kdelta's names (kdelta 0.1 to 0.x), which stores written then
  * have: the values in file order, those at their defaults left out.
@@ -296,27 +327,7 @@ static void legacy_name_add(struct strbuf *sb, const struct param_spec *spec,
 		return;
 	if (sb->len)
 		strbuf_addch(sb, '-');
-	if (spec->type == PARAM_BOOL) {
-		bool yes = false;
-
-		parse_bool(value->scalar, &yes, NULL);
-		strbuf_addf(sb, "%s%s", yes ? "" : "no_", spec->name);
-	} else {
-		struct strbuf text = STRBUF_INIT;
-
-		if (value->kind == JNODE_SCALAR)
-			strbuf_addstr(&text, value->scalar);
-		for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
-			strbuf_addf(&text, "%s%s", j ? "," : "",
-				    value->values[j]->scalar);
-		if (text.len <= JOB_NAME_VALUE_MAX && !strpbrk(text.buf, " \t\r\n"))
-			strbuf_addstr(sb, text.buf);
-		else
-			strbuf_addf(sb, "%s-%08llx", spec->name,
-				    (unsigned long long)(hash64(text.buf, text.len) &
-							 0xffffffffULL));
-		strbuf_release(&text);
-	}
+	own_value_text(spec, value, sb);
 }
 
 /*
@@ -386,37 +397,6 @@ static void lkp_value_text(const char *value, struct strbuf *out)
 		p += n;
 		left -= n;
 	}
-}
-
-/* kdelta's text of a value of its own parameters. */
-static void own_value_text(const struct param_spec *spec,
-			   const struct jnode *value, struct strbuf *out)
-{
-	struct strbuf text = STRBUF_INIT;
-
-	if (spec->type == PARAM_BOOL) {
-		bool yes = false;
-
-		/* "true" alone says nothing: name the switch instead. */
-		parse_bool(value->scalar, &yes, NULL);
-		strbuf_addf(out, "%s%s", yes ? "" : "no_", spec->name);
-		return;
-	}
-	if (value->kind == JNODE_SCALAR)
-		strbuf_addstr(&text, value->scalar);
-	for (size_t j = 0; value->kind == JNODE_LIST && j < value->n; j++)
-		strbuf_addf(&text, "%s%s", j ? "," : "", value->values[j]->scalar);
-	/*
-	 * A script or a command line would make an unreadable name: it
-	 * stands as "<key>-<hash of the value>".
-	 */
-	if (text.len <= JOB_NAME_VALUE_MAX && !strpbrk(text.buf, " \t\r\n"))
-		strbuf_addstr(out, text.buf);
-	else
-		strbuf_addf(out, "%s-%08llx", spec->name,
-			    (unsigned long long)(hash64(text.buf, text.len) &
-						 0xffffffffULL));
-	strbuf_release(&text);
 }
 
 static void name_part_add(struct name_part **parts, size_t *n,
