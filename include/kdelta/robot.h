@@ -23,7 +23,6 @@
 #define ROBOT_DEFAULT_RUNS 3
 #define ROBOT_DEFAULT_MAX_RUNS 10
 #define ROBOT_DEFAULT_INTERVAL 600.0	/* seconds between passes */
-#define ROBOT_MIN_INTERVAL 1.0		/* the shortest interval allowed */
 /* Seconds before trying a failed pass again, doubled after each failure. */
 #define ROBOT_RETRY_FIRST 10.0
 #define ROBOT_STATE_FILE ".kdelta/robot.db"	/* in the result root */

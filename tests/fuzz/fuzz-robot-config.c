@@ -8,7 +8,7 @@
  * Properties: a refusal says why in one line; what loads keeps what the
  * loader promises: at least 2 runs, max-runs at least runs and 3, at most
  * 1000 each; a finite min-change of 0 or more; an interval of at least
- * ROBOT_MIN_INTERVAL; an executor kdelta has, a slurm section only with
+ * a second (kdelta-robot(5)); an executor kdelta has, a slurm section only with
  * it, its poll and timeout above 0; absolute paths; at least one branch
  * and one job file; every mail address one mail_addresses_add() takes, one
  * from at most, a recipient unless the author is one.  Releasing it leaves
@@ -64,7 +64,7 @@ static void check_config(const struct robot_config *cfg)
 		   cfg->max_runs, cfg->runs);
 	FUZZ_CHECK(isfinite(cfg->min_change) && cfg->min_change >= 0,
 		   "min-change %g", cfg->min_change);
-	FUZZ_CHECK(cfg->interval >= ROBOT_MIN_INTERVAL, "interval %g",
+	FUZZ_CHECK(cfg->interval >= 1, "interval %g",
 		   cfg->interval);
 	FUZZ_CHECK(slurm || !strcmp(cfg->executor, "local"), "executor '%s'",
 		   cfg->executor);
