@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -268,6 +269,7 @@ static void end_timer(struct perf_run *run)
 int perf_stop(struct perf_run *run, bool disable, struct kd_err *err)
 {
 	struct strbuf how = STRBUF_INIT;
+	double recorded;
 	int rc = 0;
 
 	end_timer(run);
@@ -276,8 +278,9 @@ int perf_stop(struct perf_run *run, bool disable, struct kd_err *err)
 	if (disable)
 		send(run, "disable\n", -1, PERF_ACK_TIMEOUT);
 	proc_signal(&run->proc, SIGINT);
+	recorded = now_monotonic() - run->proc.start;
 	run->proc.start = now_monotonic();
-	run->proc.timeout = PERF_STOP_TIMEOUT;
+	run->proc.timeout = fmax(PERF_STOP_TIMEOUT, recorded);
 	if (proc_wait(&run->proc, err) < 0)
 		rc = -1;
 	else if (run->proc.end == PROC_TIMED_OUT ||

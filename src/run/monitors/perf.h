@@ -60,7 +60,9 @@ int perf_schedule(struct perf_run *run, double enable_after,
 
 /*
  * Sends "disable" when disable is set, then SIGINT, and waits for perf to
- * end (at most PERF_STOP_TIMEOUT seconds); -1 when it failed.
+ * end: at most PERF_STOP_TIMEOUT seconds, or as long as it recorded when
+ * that was longer (what it writes grows with that, and a slow machine, an
+ * emulated guest, writes it slowly); -1 when it failed.
  */
 #define PERF_STOP_TIMEOUT 30.0
 int perf_stop(struct perf_run *run, bool disable, struct kd_err *err);
