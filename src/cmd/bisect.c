@@ -105,7 +105,8 @@ static void bisect_usage(FILE *out)
 		"    --report FILE       also write the robot's mail about the first bad\n"
 		"                        commit to FILE ('-': standard output)\n"
 		"\n"
-		"Kernels in virtual machines (a --build that names {out}):\n",
+		"Kernels in virtual machines (--kernel-config, or a --build that names\n"
+		"{out}):\n",
 		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
 		COMPARE_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
 	vm_args_usage(out);
@@ -233,12 +234,14 @@ static int check_kernels(struct bisect_args *a)
 {
 	if (!executor_builds_kernels(a->build)) {
 		if (a->vm.first)
-			return usage_error("--%s goes with a --build that makes kernels (one that names {out})",
+			return usage_error("--%s goes with kernels: --kernel-config, or a --build that makes them (one that names {out})",
 					   a->vm.first);
 		return 0;
 	}
 	if (a->install)
-		return usage_error("--install does not go with a --build that makes kernels: each commit's kernel is built once into {out} and booted from there");
+		return usage_error("--install does not go with kernels (%s): each commit's kernel is built once and booted from there",
+				   a->kernel_config ? "--kernel-config" :
+						      "a --build that names {out}");
 	return vm_args_check(&a->vm, "bisect");
 }
 

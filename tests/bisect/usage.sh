@@ -31,6 +31,18 @@ expect_error 2 "kdelta bisect: --repo $T/nowhere: no such directory" \
 	"$KDELTA" bisect --repo "$T/nowhere" --good main~1 --bad main --kernel-config tinyconfig "$JOB"
 expect_error 2 "kdelta bisect: --kernel-config: $REPO is not a kernel tree (no Makefile and scripts/kconfig/ at its top)" \
 	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main --kernel-config tinyconfig "$JOB"
+# Kernels (--kernel-config, or a --build that names {out}) and what goes
+# with them.
+mkdir -p "$T/ktree/scripts/kconfig" && touch "$T/ktree/Makefile"
+expect_error 2 "kdelta bisect: --install does not go with kernels (a --build that names {out}): each commit's kernel is built once and booted from there" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main --build 'sh build.sh {out}' \
+	--install true "$JOB"
+expect_error 2 "kdelta bisect: --install does not go with kernels (--kernel-config): each commit's kernel is built once and booted from there" \
+	"$KDELTA" bisect --repo "$T/ktree" --good main~1 --bad main --kernel-config tinyconfig \
+	--kernel-cache "$T/kcache" --install true "$JOB"
+expect_error 2 "kdelta bisect: --vm-clock goes with kernels: --kernel-config, or a --build that makes them (one that names {out})" \
+	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main --build true \
+	--vm-clock instructions "$JOB"
 expect_error 2 "kdelta bisect: --good v1.0: no such commit in $REPO" \
 	"$KDELTA" bisect --repo "$REPO" --good v1.0 --bad main "${B[@]}" "$JOB"
 expect_error 2 "kdelta bisect: --good and --bad are the same commit ${H[19]:0:12}; give an older good one" \

@@ -93,12 +93,6 @@ pgrep -f "$T/w/" >/dev/null && fail "a process of this test is still running"
 	fail "the repository is not back on main"
 
 # The options' messages.
-expect_error 2 "kdelta bisect: --install does not go with a --build that makes kernels: each commit's kernel is built once into {out} and booted from there" \
-	"$KDELTA" bisect --repo "$repo" --good main~2 --bad main --build 'sh build.sh {out}' \
-	--install true "$T/creat.yaml"
-expect_error 2 "kdelta bisect: --vm-clock goes with a --build that makes kernels (one that names {out})" \
-	"$KDELTA" bisect --repo "$repo" --good main~2 --bad main --build true \
-	--vm-clock instructions "$T/creat.yaml"
 expect_error 2 "kdelta bisect: --vm-clock expects real or instructions, not 'fast'" \
 	"$KDELTA" bisect --repo "$repo" --good main~2 --bad main --build 'sh build.sh {out}' \
 	--vm-clock fast "$T/creat.yaml"
