@@ -51,6 +51,11 @@ int db_run(struct db *db, sqlite3_stmt *st, struct kd_err *err);
 /* db_prepare() and db_run(): a statement that returns no rows. */
 int db_update(struct db *db, struct kd_err *err, const char *sql,
 	      const char *types, ...);
+/*
+ * The first column of the query's first row as a new string; NULL when
+ * there is none, it is NULL, or the query failed.
+ */
+char *db_first_text(struct db *db, const char *sql, const char *types, ...);
 /* Column i of the current row as a new string, or NULL. */
 char *db_text(sqlite3_stmt *st, int i);
 

@@ -8,6 +8,8 @@
 #include "kdelta/err.h"
 #include "kdelta/robot.h"
 
+struct bisect_step_info;
+
 /*
  * The robot's durable state (src/robot/robot-state.c), one SQLite file in WAL
  * mode: commits seen, tests (a branch head against its base, for one
@@ -117,9 +119,14 @@ int robot_state_batch_end(struct robot_state *st, const char *purpose,
 int robot_state_bisect_start(struct robot_state *st, long long test,
 			     const char *metric, const char *good,
 			     const char *bad, struct kd_err *err);
+/*
+ * A step of it: the commit, its verdict and what bisect said (made
+ * printable: a build's errors are its author's text); a commit that did
+ * not build is marked so (robot_state_build_failed()).
+ */
 int robot_state_bisect_step(struct robot_state *st, long long test,
-			    const char *commit, const char *verdict,
-			    const char *said, struct kd_err *err);
+			    const struct bisect_step_info *step,
+			    struct kd_err *err);
 /*
  * end: "found", "range", "undecided", "not reproducible", "failed: ...";
  * clean: a commit the bisection showed clean (the first bad commit's

@@ -29,18 +29,8 @@ static void record_step(void *arg, const struct bisect_step_info *step)
 	struct robot *r = arg;
 	struct kd_err err;
 
-	char *said = xstrdup(step->said);
-
-	/* The commit's build errors are its author's text. */
-	make_printable(said);
-	if (robot_state_bisect_step(r->st, r->bisecting, step->commit,
-				    bisect_class_name(step->verdict),
-				    said, &err) < 0 ||
-	    (step->build_failed &&
-	     robot_state_build_failed(r->st, step->commit, step->why,
-				      &err) < 0))
+	if (robot_state_bisect_step(r->st, r->bisecting, step, &err) < 0)
 		fprintf(r->log, "robot: %s\n", err.msg);
-	free(said);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kdelta/bisect.h"
 #include "kdelta/db.h"
 #include "kdelta/robot-state.h"
 #include "kdelta/strbuf.h"
@@ -345,31 +346,15 @@ int robot_state_batch_running(struct robot_state *st, bool with_ticket,
 
 char *robot_state_batch_host(struct robot_state *st, const char *purpose)
 {
-	struct kd_err err;
-	sqlite3_stmt *s = db_prepare(&st->db, &err,
+	return db_first_text(&st->db,
 		"SELECT host FROM batches WHERE purpose = ?", "s", purpose);
-	char *host = NULL;
-
-	if (s && sqlite3_step(s) == SQLITE_ROW)
-		host = db_text(s, 0);
-	if (s)
-		sqlite3_finalize(s);
-	return host;
 }
 
 char *robot_state_last_host(struct robot_state *st)
 {
-	struct kd_err err;
-	sqlite3_stmt *s = db_prepare(&st->db, &err,
+	return db_first_text(&st->db,
 		"SELECT host FROM batches WHERE state = 'done' AND host IS NOT NULL"
 		" ORDER BY ended DESC, id DESC LIMIT 1", "");
-	char *host = NULL;
-
-	if (s && sqlite3_step(s) == SQLITE_ROW)
-		host = db_text(s, 0);
-	if (s)
-		sqlite3_finalize(s);
-	return host;
 }
 
 int robot_state_batch_end(struct robot_state *st, const char *purpose,
@@ -393,14 +378,23 @@ int robot_state_bisect_start(struct robot_state *st, long long test,
 }
 
 int robot_state_bisect_step(struct robot_state *st, long long test,
-			    const char *commit, const char *verdict,
-			    const char *said, struct kd_err *err)
+			    const struct bisect_step_info *step,
+			    struct kd_err *err)
 {
-	return db_update(&st->db, err,
+	char *said = xstrdup(step->said);
+	int ret;
+
+	make_printable(said);
+	ret = db_update(&st->db, err,
 		"INSERT OR IGNORE INTO bisect_steps (test, commit_hash, verdict,"
 		" said, at)"
 		" VALUES (?, ?, ?, ?, strftime('%s', 'now'))", "isss", test,
-		commit, verdict, said);
+		step->commit, bisect_class_name(step->verdict), said);
+	free(said);
+	if (!ret && step->build_failed)
+		ret = robot_state_build_failed(st, step->commit, step->why,
+					       err);
+	return ret;
 }
 
 int robot_state_bisect_end(struct robot_state *st, long long test,

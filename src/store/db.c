@@ -119,6 +119,23 @@ int db_update(struct db *db, struct kd_err *err, const char *sql,
 	return db_run(db, st, err);
 }
 
+char *db_first_text(struct db *db, const char *sql, const char *types, ...)
+{
+	struct kd_err err;
+	sqlite3_stmt *st;
+	char *text = NULL;
+	va_list ap;
+
+	va_start(ap, types);
+	st = db_vprepare(db, &err, sql, types, ap);
+	va_end(ap);
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		text = db_text(st, 0);
+	if (st)
+		sqlite3_finalize(st);
+	return text;
+}
+
 int db_run(struct db *db, sqlite3_stmt *st, struct kd_err *err)
 {
 	int rc;
