@@ -278,8 +278,10 @@ static int check_args(struct bisect_args *a, int argc, char **argv)
 			return usage_error("%s is required%s; see 'kdelta bisect --help'",
 					   required[i], i == 3 ? " (or --kernel-config)" : "");
 	/* Before --kernel-config looks into it. */
-	if (stat(a->o.repo, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (stat(a->o.repo, &st) < 0)
 		return usage_error("--repo %s: no such directory", a->o.repo);
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("--repo %s: not a directory", a->o.repo);
 	if (check_kernel_tree(a) < 0 || check_kernels(a) < 0)
 		return -1;
 	if (a->max_runs < a->runs || a->max_runs < BISECT_MIN_REPRODUCE_RUNS)

@@ -131,6 +131,37 @@ static bool is_kernel_tree(const char *dir)
 	return yes;
 }
 
+/*
+ * A fragment the tree's make applies ("make kvm_guest.config"): one of
+ * kernel/configs/ or arch/x86/configs/ (Linux's scripts/Makefile.defconf).
+ */
+static int tree_fragment(const struct kernel_tree *kt, const char *name,
+			 struct kd_err *err)
+{
+	static const char *const dirs[] = { "kernel/configs", "arch/x86/configs" };
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char *path = xasprintf("%s/%s/%s", kt->repo, dirs[i], name);
+		bool found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+
+		free(path);
+		if (found)
+			return 0;
+	}
+	return kd_error(err, "--kernel-config: the tree has no fragment %s (in kernel/configs/ or arch/x86/configs/)",
+			name);
+}
+
+static int tree_fragments(const struct kernel_tree *kt, struct kd_err *err)
+{
+	for (size_t i = 0; i < kt->n_fragments; i++)
+		if (!kt->fragment_is_file[i] &&
+		    tree_fragment(kt, kt->fragments[i], err) < 0)
+			return -1;
+	return 0;
+}
+
 int kernel_tree_init(struct kernel_tree *kt, const char *repo,
 		     const char *spec, const char *extra, const char *cache,
 		     struct kd_err *err)
@@ -148,6 +179,7 @@ int kernel_tree_init(struct kernel_tree *kt, const char *repo,
 	    (!is_kernel_tree(kt->repo) &&
 	     kd_error(err, "--kernel-config: %s is not a kernel tree (no Makefile and scripts/kconfig/ at its top)",
 		      repo) < 0) ||
+	    tree_fragments(kt, err) < 0 ||
 	    config_digest(kt, &digest, err) < 0) {
 		free(root);
 		kernel_tree_release(kt);

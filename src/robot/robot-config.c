@@ -555,7 +555,7 @@ static int vm(const struct loader *ld, const struct jnode *node)
 	int pick;
 
 	if (node && !strstr(ld->cfg->build, "{out}"))
-		return node_error(ld, node, "vm: only with a build that makes kernels (one that names {out})");
+		return node_error(ld, node, "vm: only with kernels: kernel-config, or a build that makes them (one that names {out})");
 	vo->runs_per_boot = VM_DEFAULT_RUNS_PER_BOOT;
 	vo->boot_timeout = VM_DEFAULT_BOOT_TIMEOUT;
 	vo->timeout = VM_DEFAULT_TIMEOUT;
@@ -598,6 +598,14 @@ static int vm(const struct loader *ld, const struct jnode *node)
 	return 0;
 }
 
+/* "executor: reboot": a test box, which kernel-config is not for. */
+static bool test_box(const struct jnode *root)
+{
+	const struct jnode *ex = jnode_get(root, "executor");
+
+	return ex && ex->kind == JNODE_SCALAR && !strcmp(ex->scalar, "reboot");
+}
+
 /*
  * "build", or "kernel-config": the repository is a kernel tree that
  * kdelta builds itself (kdelta/kernel-tree.h), its guests' needs added.
@@ -607,7 +615,6 @@ static int build(const struct loader *ld, const struct jnode *root)
 	struct robot_config *cfg = ld->cfg;
 	const struct jnode *v = jnode_get(root, "kernel-config");
 	const struct jnode *cache = jnode_get(root, "kernel-cache");
-	const struct jnode *ex;
 	struct kernel_tree kt;
 	char *spec = NULL, *dir = NULL;
 	int ret;
@@ -617,13 +624,12 @@ static int build(const struct loader *ld, const struct jnode *root)
 			return node_error(ld, cache, "kernel-cache: only with kernel-config");
 		return string(ld, jnode_get(root, "build"), "build", &cfg->build);
 	}
+	/* It adds what kdelta's guests need: not a test box's. */
+	if (test_box(root))
+		return node_error(ld, v, "kernel-config: not with 'executor: reboot', which boots the kernels on this machine: a build that names {out} makes them, with the box's own configuration");
 	if (jnode_get(root, "build"))
 		return node_error(ld, jnode_get(root, "build"),
 				  "build: not with kernel-config, with which kdelta builds the kernels");
-	/* It adds what kdelta's guests need: not a test box's. */
-	ex = jnode_get(root, "executor");
-	if (ex && ex->kind == JNODE_SCALAR && !strcmp(ex->scalar, "reboot"))
-		return node_error(ld, v, "kernel-config: not with 'executor: reboot', which boots the kernels on this machine: a build that names {out} makes them, with the box's own configuration");
 	if (string(ld, v, "kernel-config", &spec) < 0 ||
 	    (cache && path_value(ld, cache, "kernel-cache", &dir) < 0)) {
 		free(spec);
@@ -687,6 +693,7 @@ static int required(const struct loader *ld, const struct jnode *root)
 		    (strcmp(keys[i], "build") || !jnode_get(root, "kernel-config")))
 			return node_error(ld, root, "missing required key '%s'%s; see kdelta-robot(5)",
 					  keys[i], strcmp(keys[i], "build") ? "" :
+					  test_box(root) ? " (one that names {out}, with executor: reboot)" :
 					  " (or kernel-config)");
 	return 0;
 }

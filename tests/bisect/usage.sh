@@ -40,6 +40,9 @@ expect_error 2 "kdelta bisect: --install does not go with kernels (a --build tha
 expect_error 2 "kdelta bisect: --install does not go with kernels (--kernel-config): each commit's kernel is built once and booted from there" \
 	"$KDELTA" bisect --repo "$T/ktree" --good main~1 --bad main --kernel-config tinyconfig \
 	--kernel-cache "$T/kcache" --install true "$JOB"
+expect_error 2 "kdelta bisect: --kernel-config: the tree has no fragment missing.config (in kernel/configs/ or arch/x86/configs/)" \
+	"$KDELTA" bisect --repo "$T/ktree" --good main~1 --bad main \
+	--kernel-config tinyconfig+missing.config --kernel-cache "$T/kcache" "$JOB"
 expect_error 2 "kdelta bisect: --vm-clock goes with kernels: --kernel-config, or a --build that makes them (one that names {out})" \
 	"$KDELTA" bisect --repo "$REPO" --good main~1 --bad main --build true \
 	--vm-clock instructions "$JOB"

@@ -84,9 +84,9 @@ expect_error 2 "kdelta robot: c.yaml:5:13: key-result: exec.ops: 'lowest': expec
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nkey-result: exec.ops\n'
 expect_error 2 "kdelta robot: c.yaml:5:13: key-result: expected a mapping of results to the direction that is better, like {exec.ops_per_sec: higher}" \
 	"$KDELTA" robot --once c.yaml
-# vm: only with a build that makes kernels; its values checked; no install.
+# vm: only with kernels; its values checked; no install.
 config 'branches: [main]\njobs: job.yaml\nbuild: make\nvm: {clock: instructions}\n'
-expect_error 2 "kdelta robot: c.yaml:5:5: vm: only with a build that makes kernels (one that names {out})" \
+expect_error 2 "kdelta robot: c.yaml:5:5: vm: only with kernels: kernel-config, or a build that makes them (one that names {out})" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {clock: fast}\n'
 expect_error 2 "kdelta robot: c.yaml:5:13: vm: clock: expected real or instructions, got 'fast'" \
@@ -194,6 +194,12 @@ expect_error 2 "kdelta robot: c.yaml:5:10: install: not with 'executor: reboot',
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nexecutor: reboot\nvm: {cpus: 2}\n'
 expect_error 2 "kdelta robot: c.yaml:6:5: vm: not with 'executor: reboot', which boots the kernels on this machine, not in virtual machines" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nexecutor: reboot\n'
+expect_error 2 "kdelta robot: c.yaml:1:1: missing required key 'build' (one that names {out}, with executor: reboot); see kdelta-robot(5)" \
+	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: [job.yaml]\nbuild: make {out}\nkernel-config: defconfig\nexecutor: reboot\n'
+expect_error 2 "kdelta robot: c.yaml:5:16: kernel-config: not with 'executor: reboot', which boots the kernels on this machine: a build that names {out} makes them, with the box's own configuration" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: [job.yaml]\nkernel-config: defconfig\nexecutor: reboot\n'
 expect_error 2 "kdelta robot: c.yaml:4:16: kernel-config: not with 'executor: reboot', which boots the kernels on this machine: a build that names {out} makes them, with the box's own configuration" \

@@ -57,6 +57,8 @@ printf '%s\n' '#!/bin/sh' '# merge_config.sh -m -O DIR BASE FRAGMENT: the fragme
 	'echo "merge $(basename "$5")" >>"$3/targets"' 'cat "$5" >>"$4"' \
 	>"$repo/scripts/kconfig/merge_config.sh"
 chmod +x "$repo/scripts/kconfig/merge_config.sh"
+mkdir -p "$repo/kernel/configs"
+echo CONFIG_KVM_GUEST=y >"$repo/kernel/configs/kvm_guest.config"
 for i in 0 1; do
 	if [ "$i" = 0 ]; then echo "$CLOUD"; else echo "$RT"; fi >"$repo/flavour"
 	git -C "$repo" add -A
