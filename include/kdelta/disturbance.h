@@ -40,7 +40,6 @@ struct pressure_reading {
 /* A process's CPU time: utime + stime + cutime + cstime, in clock ticks. */
 struct process_cpu {
 	long pid;
-	unsigned long long start;	/* its starttime: tells pids reused */
 	uint64_t ticks;
 };
 

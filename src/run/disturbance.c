@@ -115,26 +115,25 @@ struct process {
 
 /*
  * /proc/PID/stat (proc(5)): after the command's ")", the parent (field
- * 4), flags (9), utime, stime, cutime, cstime (14-17) and starttime (22).
- * False when not even the parent can be read.
+ * 4), flags (9), utime, stime, cutime and cstime (14-17).  False when not
+ * even the parent can be read.
  */
 static bool parse_stat(const char *text, struct process *p)
 {
 	const char *close = strrchr(text, ')');
-	unsigned long long utime, stime, start;
+	unsigned long long utime, stime;
 	long long cutime, cstime;
 	unsigned flags;
 
 	if (!close || sscanf(close + 1, " %*c %ld", &p->ppid) != 1)
 		return false;
 	if (sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %u %*u %*u %*u %*u "
-		   "%llu %llu %lld %lld %*d %*d %*d %*d %llu",
-		   &flags, &utime, &stime, &cutime, &cstime, &start) != 6)
+		   "%llu %llu %lld %lld",
+		   &flags, &utime, &stime, &cutime, &cstime) != 5)
 		return true;
 	p->kernel_thread = flags & PF_KTHREAD;
 	p->cpu.ticks = utime + stime + (uint64_t)(cutime > 0 ? cutime : 0) +
 		       (uint64_t)(cstime > 0 ? cstime : 0);
-	p->cpu.start = start;
 	p->has_cpu = true;
 	return true;
 }
@@ -286,30 +285,29 @@ void disturbance_sample_release(struct disturbance_sample *s)
 
 /*
  * The clock ticks the other processes used between start and end: each
- * one's rise, or all of it for one that started meanwhile (its pid is new,
- * or was another process's).  A process that ended meanwhile counts where
- * its parent waited for it (its parent's cutime); one that started before
- * start and ended meanwhile counts whole.
+ * one's rise, all of it for one that started meanwhile.  A process that
+ * ended meanwhile counts in its parent's cutime, whole, when the parent
+ * waited for it: what it had used before start comes off again (a pid
+ * reused meanwhile is both, one process ended and one started).
  */
 static uint64_t others_ticks(const struct disturbance_sample *start,
 			     const struct disturbance_sample *end)
 {
-	uint64_t ticks = 0;
-	size_t j = 0;
+	const struct process_cpu *a = start->others, *b = end->others;
+	size_t i = 0, j = 0;
+	int64_t ticks = 0;
 
-	for (size_t i = 0; i < end->n_others; i++) {
-		const struct process_cpu *b = &end->others[i];
-
-		while (j < start->n_others && start->others[j].pid < b->pid)
-			j++;
-		if (j < start->n_others && start->others[j].pid == b->pid &&
-		    start->others[j].start == b->start)
-			ticks += b->ticks >= start->others[j].ticks ?
-				 b->ticks - start->others[j].ticks : 0;
-		else
-			ticks += b->ticks;
+	while (i < start->n_others || j < end->n_others) {
+		if (i == start->n_others ||
+		    (j < end->n_others && b[j].pid < a[i].pid)) {
+			ticks += (int64_t)b[j++].ticks;		/* new */
+		} else if (j == end->n_others || a[i].pid < b[j].pid) {
+			ticks -= (int64_t)a[i++].ticks;		/* ended */
+		} else {
+			ticks += (int64_t)b[j++].ticks - (int64_t)a[i++].ticks;
+		}
 	}
-	return ticks;
+	return ticks > 0 ? (uint64_t)ticks : 0;
 }
 
 static void set_number(struct jnode *map, const char *key, const char *fmt,

@@ -35,12 +35,11 @@ static void put(const char *root, const char *name, const char *text,
 
 /*
  * A process: its argv (NUL-separated, as /proc/PID/cmdline), parent,
- * flags, CPU time in clock ticks (utime, stime, cutime, cstime: 1, 2, 3
- * and ticks - 6) and starttime.
+ * flags and CPU time in clock ticks (utime, stime, cutime, cstime: 1, 2,
+ * 3 and ticks - 6).
  */
 static void process_full(const char *root, int pid, const char *argv,
-			 size_t len, int ppid, unsigned flags, int ticks,
-			 int start)
+			 size_t len, int ppid, unsigned flags, int ticks)
 {
 	char name[64], stat[256];
 
@@ -49,14 +48,22 @@ static void process_full(const char *root, int pid, const char *argv,
 	snprintf(name, sizeof(name), "%d/stat", pid);
 	/* A command with blanks and ')' in it, as the kernel writes it. */
 	snprintf(stat, sizeof(stat),
-		 "%d (x) y) S %d 1 1 0 -1 %u 10 0 0 0 1 2 3 %d 20 0 1 0 %d "
+		 "%d (x) y) S %d 1 1 0 -1 %u 10 0 0 0 1 2 3 %d 20 0 1 0 50 "
 		 "1000 200 18446744073709551615\n",
-		 pid, ppid, flags, ticks - 6, start);
+		 pid, ppid, flags, ticks - 6);
 	put(root, name, stat, strlen(stat));
 }
 
+static void remove_process(const char *root, int pid)
+{
+	char *cmd = xasprintf("rm -r '%s/%d'", root, pid);
+
+	CHECK(system(cmd) == 0);
+	free(cmd);
+}
+
 #define PROCESS(root, pid, argv, ppid) \
-	process_full(root, pid, argv, sizeof(argv), ppid, 0x400000, 6, 50)
+	process_full(root, pid, argv, sizeof(argv), ppid, 0x400000, 6)
 #define PF_KTHREAD 0x00200000
 
 static char *recorded(const struct disturbance_sample *a,
@@ -94,18 +101,22 @@ static void test_sample(const char *root)
 	PROCESS(root, 201, "kdelta\0run\0b.yaml", 200);	/* self's */
 	put(root, "self", "", 0);	/* not a process */
 	/* Self's workload, a kernel thread, kthreadd, a process of another. */
-	process_full(root, 202, "bench", 6, 201, 0x400000, 6, 60);
-	process_full(root, 300, "", 0, 2, PF_KTHREAD, 500, 1);
-	process_full(root, 2, "", 0, 0, PF_KTHREAD, 500, 1);
-	process_full(root, 400, "make\0-j2", 9, 1, 0x400000, 100, 70);
+	process_full(root, 202, "bench", 6, 201, 0x400000, 6);
+	process_full(root, 300, "", 0, 2, PF_KTHREAD, 500);
+	process_full(root, 2, "", 0, 0, PF_KTHREAD, 500);
+	process_full(root, 1, "init", 5, 0, 0x400000, 6);
+	process_full(root, 400, "make\0-j2", 9, 1, 0x400000, 100);
 	/* A process whose stat is not whole: its parent is all there is. */
 	put(root, "401/stat", "401 (old) S 1 1 1", TEXT);
 	CHECK(disturbance_other_runs(root, 200) == 2);
 
 	disturbance_read(root, 200, &a);
 	CHECK(a.has_load && a.load_avg == 0.52 && a.other_runs == 2);
-	/* 100-106 and make: neither self's, its workload's nor the kernel's. */
-	CHECK(a.has_others && a.n_others == 7);
+	/*
+	 * 1, 100-105 and make: neither self's, its workload's nor the
+	 * kernel's.
+	 */
+	CHECK(a.has_others && a.n_others == 8);
 	CHECK(a.pressure[PRESSURE_CPU].present &&
 	      a.pressure[PRESSURE_CPU].some_total_us == 1000 &&
 	      a.pressure[PRESSURE_CPU].some_avg10 == 1.5);
@@ -119,13 +130,17 @@ static void test_sample(const char *root)
 	PROCESS(root, 106, "kdelta\0run\0c.yaml", 1);
 	/*
 	 * Meanwhile: the workload and the kernel thread worked, which does not
-	 * count; make used 40 ticks more; 105 ended and its pid went to a
-	 * process that used 30 ticks; 106 is new (6 ticks): 76 ticks.
+	 * count; make used 40 ticks more; 105 (6 ticks) ended and its pid went
+	 * to a process that used 30; 106 is new (6 ticks); 104 (6 ticks) ended
+	 * and its parent, 1, waited for it: 9 ticks more in its cutime, of
+	 * which it had used 6 before.  40 + 30 - 6 + 6 + 9 - 6 = 73 ticks.
 	 */
-	process_full(root, 202, "bench", 6, 201, 0x400000, 90, 60);
-	process_full(root, 300, "", 0, 2, PF_KTHREAD, 900, 1);
-	process_full(root, 400, "make\0-j2", 9, 1, 0x400000, 140, 70);
-	process_full(root, 105, "sh", 3, 1, 0x400000, 30, 80);
+	process_full(root, 202, "bench", 6, 201, 0x400000, 90);
+	process_full(root, 300, "", 0, 2, PF_KTHREAD, 900);
+	process_full(root, 400, "make\0-j2", 9, 1, 0x400000, 140);
+	process_full(root, 105, "sh", 3, 1, 0x400000, 30);
+	remove_process(root, 104);
+	process_full(root, 1, "init", 5, 0, 0x400000, 15);
 	disturbance_read(root, 200, &b);
 	CHECK(b.other_runs == 3);
 	/* One second: 250 ms of CPU stall is 25%. */
@@ -137,8 +152,8 @@ static void test_sample(const char *root)
 		  "load_avg_start: 0.52\n"
 		  "load_avg_end: 2.25\n"
 		  "concurrent_runs: 3\n"
-		  "others_cpu_seconds: 0.76\n"
-		  "others_cpu_percent: 76.0\n"
+		  "others_cpu_seconds: 0.73\n"
+		  "others_cpu_percent: 73.0\n"
 		  "pressure:\n"
 		  "  cpu:\n"
 		  "    some_avg10: 12.00\n"
