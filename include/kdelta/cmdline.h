@@ -3,14 +3,15 @@
 #define KDELTA_CMDLINE_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 #include "kdelta/err.h"
 
 /*
  * The command line of a command (src/cmd/cmdline.c): every command parses its
- * options with cmd_next_option() and says what went wrong with
- * cmd_error(), so that all of them take options the same way and speak
- * the same way:
+ * options with cmd_next_option() (or cmd_parse_options(), its loop, for a
+ * command with many) and says what went wrong with cmd_error(), so that
+ * all of them take options the same way and speak the same way:
  *
  *	kdelta <command>: <problem>
  *
@@ -57,6 +58,18 @@ enum {
  */
 int cmd_next_option(struct cmd_parser *p, int argc, char **argv,
 		    struct kd_err *err);
+
+/*
+ * The loop above, for a command whose options each go to take(arg, c,
+ * value), which returns 0, or -1 when it said what is wrong: -h and
+ * --help print usage to stdout.  Returns 0 when every option was taken
+ * (the arguments are argv[optind] on), 1 after the help, -1 on a bad
+ * option (said as "kdelta <command>: ...") or when take failed.
+ */
+typedef int cmd_option_taker(void *arg, int c, const char *value);
+int cmd_parse_options(const char *command, const struct option *options,
+		      int argc, char **argv, void (*usage)(FILE *out),
+		      cmd_option_taker *take, void *arg);
 
 /* Prints "kdelta <command>: <message>" and a newline on stderr. */
 void cmd_error(const char *command, const char *fmt, ...)

@@ -168,8 +168,10 @@ static int parse_min_change(const char *arg, double *out)
 	return 0;
 }
 
-static int take_option(struct bisect_args *a, int c, const char *arg)
+static int take_option(void *args, int c, const char *arg)
 {
+	struct bisect_args *a = args;
+
 	switch (c) {
 	case 'r': a->o.repo = arg; break;
 	case 'g': a->o.good = arg; break;
@@ -212,21 +214,9 @@ static int parse_options(int argc, char **argv, struct bisect_args *a)
 		VM_ARGS_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cmd_parser p = { "bisect", "", options, 0, "" };
-	struct kd_err err;
-	int c;
 
-	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
-		if (c == CMD_HELP) {
-			bisect_usage(stdout);
-			return 1;
-		}
-		if (c == CMD_BAD_OPTION)
-			return usage_error("%s", err.msg);
-		if (take_option(a, c, optarg) < 0)
-			return -1;
-	}
-	return 0;
+	return cmd_parse_options("bisect", options, argc, argv, bisect_usage,
+				 take_option, a);
 }
 
 /* A build of kernels: the --vm-* options; no --install. */

@@ -47,6 +47,29 @@ static int bad_option(const struct cmd_parser *p, char **argv, int c,
 	return CMD_BAD_OPTION;
 }
 
+int cmd_parse_options(const char *command, const struct option *options,
+		      int argc, char **argv, void (*usage)(FILE *out),
+		      cmd_option_taker *take, void *arg)
+{
+	struct cmd_parser p = { command, "", options, 0, "" };
+	struct kd_err err;
+	int c;
+
+	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
+		if (c == CMD_HELP) {
+			usage(stdout);
+			return 1;
+		}
+		if (c == CMD_BAD_OPTION) {
+			cmd_error(command, "%s", err.msg);
+			return -1;
+		}
+		if (take(arg, c, optarg) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int cmd_next_option(struct cmd_parser *p, int argc, char **argv,
 		    struct kd_err *err)
 {

@@ -102,7 +102,7 @@ static void run_usage(FILE *out)
 }
 
 struct run_args {
-	char *commits_arg;
+	const char *commits_arg;
 	int runs;
 	long warmup;
 	const char *result_root;
@@ -227,6 +227,83 @@ static int check_vm_options(struct run_args *a)
 	return vm_args_check(&a->vm, "run");
 }
 
+/* One option of kdelta run (cmd_parse_options()). */
+static int take_option(void *args, int c, const char *arg)
+{
+	struct run_args *a = args;
+	long runs;
+
+	switch (c) {
+	case 'c':
+	case 'C':
+		if (a->commits_arg) {
+			cmd_error("run", "give --commit or --commits once");
+			return -1;
+		}
+		a->commits_arg = arg;
+		break;
+	case 'r':
+		if (parse_count("--runs", arg, 1, &runs) < 0)
+			return -1;
+		a->runs = runs;
+		break;
+	case 'w':
+		if (parse_count("--warmup", arg, 0, &a->warmup) < 0)
+			return -1;
+		break;
+	case 'R':
+		a->result_root = arg;
+		break;
+	case 'W':
+		a->work_dir = arg;
+		break;
+	case 's':
+		a->setup = arg;
+		break;
+	case 'o':
+		if (parse_order(arg, &a->order) < 0)
+			return -1;
+		break;
+	case 'S':
+		if (parse_seed(arg, &a->seed) < 0)
+			return -1;
+		a->seed_given = true;
+		break;
+	case 'N':
+		a->no_wait = true;
+		break;
+	case 'u':
+		a->until_decided = true;
+		break;
+	case 'm':
+		if (parse_count("--max-runs", arg, 2, &a->max_runs) < 0)
+			return -1;
+		break;
+	case 'M':
+		if (parse_change(arg, &a->min_change) < 0)
+			return -1;
+		break;
+	case 'x':
+		a->concurrent = true;
+		break;
+	case 't':
+		if (!*arg || strchr(arg, '\n')) {
+			cmd_error("run", "--tag expects one line of text");
+			return -1;
+		}
+		a->tag = arg;
+		break;
+	case 'k':
+		if (parse_kernel(a, arg) < 0)
+			return -1;
+		break;
+	default:
+		if (vm_args_is(c))
+			return vm_args_take(&a->vm, c, arg, "run");
+	}
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option options[] = {
@@ -249,89 +326,11 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		VM_ARGS_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cmd_parser p = { "run", "", options, 0, "" };
-	struct kd_err err;
-	long runs;
-	int c;
+	int ret = cmd_parse_options("run", options, argc, argv, run_usage,
+				    take_option, a);
 
-	while ((c = cmd_next_option(&p, argc, argv, &err)) != -1) {
-		switch (c) {
-		case 'c':
-		case 'C':
-			if (a->commits_arg) {
-				cmd_error("run", "give --commit or --commits once");
-				return -1;
-			}
-			a->commits_arg = optarg;
-			break;
-		case 'r':
-			if (parse_count("--runs", optarg, 1, &runs) < 0)
-				return -1;
-			a->runs = runs;
-			break;
-		case 'w':
-			if (parse_count("--warmup", optarg, 0, &a->warmup) < 0)
-				return -1;
-			break;
-		case 'R':
-			a->result_root = optarg;
-			break;
-		case 'W':
-			a->work_dir = optarg;
-			break;
-		case 's':
-			a->setup = optarg;
-			break;
-		case 'o':
-			if (parse_order(optarg, &a->order) < 0)
-				return -1;
-			break;
-		case 'S':
-			if (parse_seed(optarg, &a->seed) < 0)
-				return -1;
-			a->seed_given = true;
-			break;
-		case 'N':
-			a->no_wait = true;
-			break;
-		case 'u':
-			a->until_decided = true;
-			break;
-		case 'm':
-			if (parse_count("--max-runs", optarg, 2, &a->max_runs) < 0)
-				return -1;
-			break;
-		case 'M':
-			if (parse_change(optarg, &a->min_change) < 0)
-				return -1;
-			break;
-		case 'x':
-			a->concurrent = true;
-			break;
-		case 't':
-			if (!*optarg || strchr(optarg, '\n')) {
-				cmd_error("run", "--tag expects one line of text");
-				return -1;
-			}
-			a->tag = optarg;
-			break;
-		case 'k':
-			if (parse_kernel(a, optarg) < 0)
-				return -1;
-			break;
-		case CMD_HELP:
-			run_usage(stdout);
-			return 1;
-		default:
-			if (vm_args_is(c)) {
-				if (vm_args_take(&a->vm, c, optarg, "run") < 0)
-					return -1;
-				break;
-			}
-			cmd_error("run", "%s", err.msg);
-			return -1;
-		}
-	}
+	if (ret)
+		return ret;
 	if (!a->until_decided && (a->max_runs || a->min_change >= 0)) {
 		cmd_error("run", "--%s goes with --until-decided",
 			a->max_runs ? "max-runs" : "min-change");
