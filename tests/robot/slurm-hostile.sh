@@ -43,11 +43,13 @@ small_robot_slurm
 	done
 ) &
 watcher=$!
+# (Base and head run the same bench: the rare false regression is
+# bisected, undecided, not mailed: tests/robot/slurm-kill9.sh.)
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err"
 status=$?
 [ "$status" = 0 ] || fail "1: exit status $status, want 0: $(cat "$T/err")"
 [ -s "$T/taken" ] || fail "1: the other user took no name"
-grep -Eqx "robot: pass done: 1 compared, 0 bisected, 0 mailed, 0 failed(, 1 undecided)?" "$T/err" ||
+grep -Eqx "robot: pass done: 1 compared, [01] bisected, 0 mailed, 0 failed(, 1 undecided)?" "$T/err" ||
 	fail "1: the other user silenced the robot: $(cat "$T/err")"
 kill "$watcher"
 wait "$watcher" 2>/dev/null
@@ -70,6 +72,6 @@ sed -i "s|^  work-dir: .*|  work-dir: $T/node-work|" "$T/robot.yaml"
 "$KDELTA" robot --once "$T/robot.yaml" >"$T/out" 2>"$T/err"
 status=$?
 [ "$status" = 0 ] || fail "2: the next pass: exit status $status: $(cat "$T/err")"
-grep -Eqx "robot: pass done: 1 compared, 0 bisected, 0 mailed, 0 failed(, 1 undecided)?" "$T/err" ||
+grep -Eqx "robot: pass done: 1 compared, [01] bisected, 0 mailed, 0 failed(, 1 undecided)?" "$T/err" ||
 	fail "2: the next pass did not measure the test: $(cat "$T/err")"
 finish
