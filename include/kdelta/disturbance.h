@@ -50,6 +50,10 @@ struct disturbance_sample {
 	bool has_load;
 	double load_avg;		/* 1 minute */
 	struct pressure_reading pressure[PRESSURE_RESOURCES];
+	/*
+	 * The kdelta processes that run workloads ("kdelta run", "kdelta
+	 * bisect") but self: each counted once, not the processes it forks.
+	 */
 	unsigned other_runs;
 	double when;			/* now_monotonic() */
 };
@@ -63,12 +67,6 @@ struct disturbance_sample {
 void disturbance_read(const char *proc, pid_t self,
 		      struct disturbance_sample *s);
 void disturbance_sample_release(struct disturbance_sample *s);
-
-/*
- * The kdelta processes that run workloads ("kdelta run", "kdelta bisect")
- * in proc, but self: each counted once, not the processes it forks.
- */
-unsigned disturbance_other_runs(const char *proc, pid_t self);
 
 /* Records what happened between start and end into the map kdelta. */
 void disturbance_record(const struct disturbance_sample *start,

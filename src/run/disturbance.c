@@ -2,7 +2,8 @@
 /*
  * What disturbs a run: the CPU time other processes used, other kdelta
  * runs, the load average and pressure stall information
- * (Documentation/accounting/psi.rst), read before and after the workload.  See kdelta/disturbance.h.
+ * (Documentation/accounting/psi.rst), read before and after the workload.
+ * See kdelta/disturbance.h.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -105,7 +106,7 @@ static bool is_pid(const char *name)
 /* A process of the scan. */
 struct process {
 	long pid, ppid;
-	struct process_cpu cpu;
+	uint64_t ticks;		/* as struct process_cpu's */
 	bool has_cpu;		/* its CPU time was read */
 	bool kernel_thread;
 	bool runs;		/* a kdelta that runs workloads */
@@ -132,7 +133,7 @@ static bool parse_stat(const char *text, struct process *p)
 		   &flags, &utime, &stime, &cutime, &cstime) != 5)
 		return true;
 	p->kernel_thread = flags & PF_KTHREAD;
-	p->cpu.ticks = utime + stime + (uint64_t)(cutime > 0 ? cutime : 0) +
+	p->ticks = utime + stime + (uint64_t)(cutime > 0 ? cutime : 0) +
 		       (uint64_t)(cstime > 0 ? cstime : 0);
 	p->has_cpu = true;
 	return true;
@@ -224,18 +225,6 @@ static unsigned count_other_runs(struct process *all, size_t n, pid_t self)
 	return runs;
 }
 
-unsigned disturbance_other_runs(const char *proc, pid_t self)
-{
-	struct process *all;
-	size_t n;
-	unsigned runs = 0;
-
-	if (scan_processes(proc, &all, &n))
-		runs = count_other_runs(all, n, self);
-	free(all);
-	return runs;
-}
-
 /* The CPU times of the processes that are neither self's nor the kernel's. */
 static void read_others(struct process *all, size_t n, pid_t self,
 			struct disturbance_sample *s)
@@ -247,8 +236,8 @@ static void read_others(struct process *all, size_t n, pid_t self,
 		    in_tree(all, n, &all[i], self))
 			continue;
 		ALLOC_GROW(s->others, s->n_others + 1, alloc);
-		s->others[s->n_others] = all[i].cpu;
-		s->others[s->n_others++].pid = all[i].pid;
+		s->others[s->n_others++] = (struct process_cpu){
+			.pid = all[i].pid, .ticks = all[i].ticks };
 	}
 }
 
