@@ -117,48 +117,43 @@ static int config_digest(const struct kernel_tree *kt, uint64_t *digest,
 	return ret;
 }
 
-/* The top of a kernel tree: its Makefile and scripts/kconfig/. */
-static bool is_kernel_tree(const char *dir)
+/* A regular file at repo/dir/name. */
+static bool tree_has_file(const char *repo, const char *dir, const char *name)
 {
-	char *makefile = xasprintf("%s/Makefile", dir);
-	char *kconfig = xasprintf("%s/scripts/kconfig", dir);
+	char *path = xasprintf("%s/%s/%s", repo, dir, name);
 	struct stat st;
-	bool yes = stat(makefile, &st) == 0 && S_ISREG(st.st_mode) &&
-		   stat(kconfig, &st) == 0 && S_ISDIR(st.st_mode);
+	bool yes = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 
-	free(kconfig);
-	free(makefile);
+	free(path);
 	return yes;
 }
 
 /*
- * A fragment the tree's make applies ("make kvm_guest.config"): one of
- * kernel/configs/ or arch/x86/configs/ (Linux's scripts/Makefile.defconf).
+ * The repository is a kernel tree (its Makefile and scripts/kconfig/ at
+ * its top), with the fragments the spec names of it: those its make
+ * applies ("make kvm_guest.config"), from kernel/configs/ or
+ * arch/x86/configs/ (Linux's scripts/Makefile.defconf).
  */
-static int tree_fragment(const struct kernel_tree *kt, const char *name,
-			 struct kd_err *err)
+static int check_tree(const struct kernel_tree *kt, const char *repo,
+		      struct kd_err *err)
 {
-	static const char *const dirs[] = { "kernel/configs", "arch/x86/configs" };
-	struct stat st;
+	char *kconfig = xasprintf("%s/scripts/kconfig", kt->repo);
+	bool tree = tree_has_file(kt->repo, ".", "Makefile") &&
+		    is_directory(kconfig);
 
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char *path = xasprintf("%s/%s/%s", kt->repo, dirs[i], name);
-		bool found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	free(kconfig);
+	if (!tree)
+		return kd_error(err, "--kernel-config: %s is not a kernel tree (no Makefile and scripts/kconfig/ at its top)",
+				repo);
+	for (size_t i = 0; i < kt->n_fragments; i++) {
+		const char *name = kt->fragments[i];
 
-		free(path);
-		if (found)
-			return 0;
-	}
-	return kd_error(err, "--kernel-config: the tree has no fragment %s (in kernel/configs/ or arch/x86/configs/)",
-			name);
-}
-
-static int tree_fragments(const struct kernel_tree *kt, struct kd_err *err)
-{
-	for (size_t i = 0; i < kt->n_fragments; i++)
 		if (!kt->fragment_is_file[i] &&
-		    tree_fragment(kt, kt->fragments[i], err) < 0)
-			return -1;
+		    !tree_has_file(kt->repo, "kernel/configs", name) &&
+		    !tree_has_file(kt->repo, "arch/x86/configs", name))
+			return kd_error(err, "--kernel-config: the tree has no fragment %s (in kernel/configs/ or arch/x86/configs/)",
+					name);
+	}
 	return 0;
 }
 
@@ -175,11 +170,7 @@ int kernel_tree_init(struct kernel_tree *kt, const char *repo,
 	kt->repo = absolute_path(repo);
 	kt->spec = xstrdup(spec);
 	kt->extra = extra ? xstrdup(extra) : NULL;
-	if (parse_spec(kt, err) < 0 ||
-	    (!is_kernel_tree(kt->repo) &&
-	     kd_error(err, "--kernel-config: %s is not a kernel tree (no Makefile and scripts/kconfig/ at its top)",
-		      repo) < 0) ||
-	    tree_fragments(kt, err) < 0 ||
+	if (parse_spec(kt, err) < 0 || check_tree(kt, repo, err) < 0 ||
 	    config_digest(kt, &digest, err) < 0) {
 		free(root);
 		kernel_tree_release(kt);
