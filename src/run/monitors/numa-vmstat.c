@@ -16,15 +16,17 @@ static int parse_sample(const struct raw_sample *sample, struct strbuf *name,
 			struct series_set *set, struct kd_err *err)
 {
 	struct sample_lines l = SAMPLE_LINES(sample);
-	size_t base = name->len;
+	const char *words[2];
+	size_t base = name->len, lens[2];
 	bool node = false;
 
 	while (sample_next_line(&l)) {
-		if (l.len > 6 && !memcmp(l.line, "node: ", 6)) {
+		if (split_words(l.line, l.len, words, lens, 2) == 2 &&
+		    lens[0] == 5 && !memcmp(words[0], "node:", 5)) {
 			/* "nodeN." until the next node's line */
 			strbuf_setlen(name, base);
 			strbuf_addstr(name, "node");
-			strbuf_add(name, l.line + 6, l.len - 6);
+			strbuf_add(name, words[1], lens[1]);
 			strbuf_addch(name, '.');
 			node = true;
 		} else if (!node) {
