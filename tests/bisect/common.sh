@@ -25,10 +25,12 @@ EOJ
 # it before each run, $INSTALL.
 BUILD='cc -O2 -o bench bench.c'
 
-# The fixture's slow commit does twice the work (-50%); a bench at 1% noise
-# on a quiet machine is noisier on a busy one: changes under 5% are not
-# looked for, so that "no earlier change" can be shown in a few rounds.
-MIN_CHANGE=5
+# The fixture's slow commit does twice the work (-50%).  bench varies by
+# about 1% on a quiet machine, but by several percent under ASan beside
+# the other tests (the parent against good at -2.9%, interval -6.3% to
+# +0.5%, after 12 rounds in one CI run): changes under 15% are not looked
+# for, so that "no earlier change" is shown in a few rounds also there.
+MIN_CHANGE=15
 
 command -v git >/dev/null || skip "git is not installed"
 command -v cc >/dev/null || skip "no C compiler (cc) to build the fixture"

@@ -12,8 +12,8 @@ bisect --good main~19 --bad main --runs 3 --max-runs 12 --report "$T/mail"
 expect_line "$T/out" "first bad commit: ${H[13]} (\"commit 13: bench: do 100% more work per operation\")"
 expect_line "$T/out" "metric: exec.ops_per_sec"
 expect_line "$T/out" "compared with its parent ${H[12]}"
-# No earlier change: the parent does not differ from good by 5%.
-grep -Eq "^before it: its parent ${H[12]:0:12} against good ${H[0]:0:12}: [-+][0-9]+\.[0-9]% \(interval [-+][0-9.]+% to [-+][0-9.]+%\), no change of 5% or more towards bad$" "$T/out" ||
+# No earlier change: the parent does not differ from good by $MIN_CHANGE%.
+grep -Eq "^before it: its parent ${H[12]:0:12} against good ${H[0]:0:12}: [-+][0-9]+\.[0-9]% \(interval [-+][0-9.]+% to [-+][0-9.]+%\), no change of $MIN_CHANGE% or more towards bad$" "$T/out" ||
 	fail "no line saying that the parent is not worse than good: $(cat "$T/out" "$T/err")"
 expect_line "$T/out" "git bisect log:"
 expect_line "$T/out" "# first bad commit: [${H[13]}] commit 13: bench: do 100% more work per operation"
@@ -50,7 +50,7 @@ grep -qF -- "--setup 'cd '\''$REPO'\'' && git checkout -q {commit} && cc -O2 -o 
 # The runs are in the store under the full hashes; the mail and bisect's
 # output name the commits by 12-digit abbreviations, and --good and --bad
 # were revisions: all of them find those runs.
-"$KDELTA" compare --result-root "$RESULTS" --min-change 5 "${H[12]}" "${H[13]}" >"$T/cmp" 2>&1 ||
+"$KDELTA" compare --result-root "$RESULTS" --min-change "$MIN_CHANGE" "${H[12]}" "${H[13]}" >"$T/cmp" 2>&1 ||
 	fail "kdelta compare of the parent and the first bad commit failed: $(cat "$T/cmp")"
 grep -q 'exec\.ops_per_sec$' "$T/cmp" || fail "kdelta compare shows no exec.ops_per_sec change"
 labels() {	# ARGS: the labels kdelta compare found, in order
@@ -64,7 +64,7 @@ labels() {	# ARGS: the labels kdelta compare found, in order
 source "$SRCDIR/tests/report/mail.sh"
 kdelta_in_path
 mail_file "$T/mail" "$T/again"
-[ "$(sed -n 2p "$T/again/commands")" = "kdelta compare --min-change 5 ${H[12]:0:12} ${H[13]:0:12}" ] ||
+[ "$(sed -n 2p "$T/again/commands")" = "kdelta compare --min-change $MIN_CHANGE ${H[12]:0:12} ${H[13]:0:12}" ] ||
 	fail "the mail's compare command: $(cat "$T/again/commands")"
 (cd "$T/again" && KDELTA_RESULT_ROOT=$RESULTS sh -ec "$(sed -n 2p commands)") \
 	>"$T/again/stored" 2>&1 || fail "the mail's compare on the bisection's store: $(cat "$T/again/stored")"
