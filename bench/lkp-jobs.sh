@@ -23,7 +23,10 @@
 # cloud kernel, extracted) runs them in its guest, each job in a boot of
 # its own (the guest's memory, which holds its RAM disks, goes back to this
 # machine after each job), the lightest first; VM_MEMORY=SIZE gives the guests' memory
-# (--vm-memory; default: 1G plus the job's disks), VM_JOBS="..." the files
+# (--vm-memory; default: 1G plus the job's disks), VM_DISKS=file puts the
+# disks in files on this machine (--vm-disks file: for RAID1 at aim7's
+# loads of 3000 and disk_rd at 9000, which need more than its memory),
+# VM_JOBS="..." the files
 # that run in guests (default aim7-fs-raid).  Run it under nice: aim7's
 # thousands of workers, confined to QEMU, still take both cores.
 set -u
@@ -60,6 +63,7 @@ for f in ${LKP_JOBS:-aim9 aim7-fs-1brd aim7-fs-raid}; do
 		while read -r one; do
 			"$build/kdelta" run "$one" --runs 1 --concurrent \
 				--kernel "guest=$KERNEL" ${VM_MEMORY:+--vm-memory "$VM_MEMORY"} \
+				${VM_DISKS:+--vm-disks "$VM_DISKS"} \
 				--result-root "$out/results" --work-dir "$out/work" \
 				>/dev/null 2>>"$out/$f.log" </dev/null
 		done <"$out/$f.files"

@@ -48,18 +48,35 @@ int disk_brd_parse(const char *disk, unsigned *count, uint64_t *size,
 int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err);
 
 /*
+ * Where a job's <N>BRD_<size> disks come from.  With neither (all zero),
+ * each is a loop device over a sparse file on a private tmpfs.
+ */
+struct fs_disks {
+	/*
+	 * The brd module's file (a guest's kdelta, kdelta/vm.h): the disks
+	 * are its /dev/ram0..., the module loaded with their number and size
+	 * for the run and unloaded after it, as LKP does.
+	 */
+	const char *brd_module;
+	/*
+	 * Block devices that are the disks, in order (a guest's virtio disks
+	 * over files on the host): at least N, each of exactly the disks'
+	 * size.  They outlive the run; mkfs discards what was on them.
+	 */
+	const char *const *devices;
+	unsigned n_devices;
+};
+
+/*
  * Sets up the file system in the run's workspace (its mounts and loop
  * device recorded in the workspace's state before each is made; mkfs runs
- * in the workspace's cgroup) and creates the work directory in it.  On
- * failure, whatever was set up is undone before returning.  With
- * brd_module (the path of the brd module's file: a guest's kdelta, see
- * kdelta/vm.h), the RAM disks are the brd module's /dev/ram0... instead,
- * the module loaded with the disks' number and size for the run and
- * unloaded after it, as LKP does.  With md, the array is made over the
- * disks and stopped by the teardown, before the disks go.
+ * in the workspace's cgroup) on the disks (NULL: loop devices) and creates
+ * the work directory in it.  On failure, whatever was set up is undone
+ * before returning.  With md, the array is made over the disks and stopped
+ * by the teardown, before the disks go.
  */
 int fs_setup(const struct jnode *job_root, struct workspace *ws,
-	     const char *brd_module, struct fs_mount **out,
+	     const struct fs_disks *disks, struct fs_mount **out,
 	     struct kd_err *err);
 
 /*

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kdelta/disk.h"
 #include "kdelta/err.h"
 #include "kdelta/job.h"
 
@@ -86,8 +87,8 @@ struct runner_opts {
 	 * its completion mark is written (ok or failed).  first_round is
 	 * the rounds the host's batch had before this boot, so that each
 	 * boot's rounds are shuffled in an order of their own (from the same
-	 * seed).  brd_module: the brd module's file, for disk: 1BRD_<size>
-	 * (fs_setup()).
+	 * seed).  disks: the guest's RAM disks, the brd module's or its
+	 * virtio disks (fs_setup()).
 	 */
 	void (*run_started)(void *arg, size_t job, unsigned round);
 	void (*run_stored)(void *arg, size_t job, unsigned round,
@@ -95,7 +96,7 @@ struct runner_opts {
 	void *run_arg;
 	bool no_matrix;
 	unsigned first_round;
-	const char *brd_module;
+	struct fs_disks disks;
 	/*
 	 * kdelta.batch of the runs: NULL, one drawn for this batch; else
 	 * this one (16 hex digits), and their kdelta.round counted from

@@ -196,6 +196,11 @@ struct vm_guest_spec {
 	size_t n_files;
 	bool microvm;			/* QEMU's microvm machine may boot it:
 					 * only with the instruction clock */
+	/*
+	 * The virtio disks the guest gets (VM_DISKS_FILE), which the jobs'
+	 * <N>BRD_<size> use instead of the brd module; 0: brd.
+	 */
+	unsigned disk_files;
 };
 
 /* What was built: for job.yaml and the messages. */
@@ -224,8 +229,9 @@ struct vm_guest {
  * perf when a job names perf-stat or perf-profile among its monitors and
  * perf is installed), the files of
  * spec->files, each program with the shared libraries ldd(1) lists; the
- * modules of the jobs (brd and the file system's for a RAM disk), with
- * what they depend on, unless built in; the jobs, and the guest's configuration
+ * modules of the jobs (brd, or virtio_blk with spec->disk_files, and the
+ * file system's for a RAM disk), with what they depend on, unless built
+ * in; the jobs, and the guest's configuration
  * (VM_GUEST_CONFIG).  A module the guest needs that the kernel lacks
  * fails: "kernel rt: has neither a brd module nor one built in (disk:
  * 1BRD_4G needs CONFIG_BLK_DEV_RAM)".
@@ -298,10 +304,26 @@ int vm_run_unpack(const char *data, size_t len, int dir_fd, json_t **meta,
 
 enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
 enum vm_clock { VM_CLOCK_REAL, VM_CLOCK_INSTRUCTIONS };
+/*
+ * Where a guest's <N>BRD_<size> disks are: the brd module's RAM disks in
+ * its memory, as LKP makes them (ram), or virtio disks over sparse files
+ * in the batch's workspace on this machine (file): for disks larger than
+ * this machine's memory, at the price of brd's timings.
+ */
+enum vm_disks { VM_DISKS_RAM, VM_DISKS_FILE };
 
-/* "auto" "kvm" "tcg", then NULL; "real" "instructions", then NULL. */
+/* "auto" "kvm" "tcg", then NULL; "real" "instructions", then NULL;
+ * "ram" "file", then NULL. */
 extern const char *const vm_accel_names[];
 extern const char *const vm_clock_names[];
+extern const char *const vm_disks_names[];
+
+/*
+ * The virtio disk i of a guest (VM_DISKS_FILE) has this serial number,
+ * "kdelta-disk<i>": the guest finds its device by it
+ * (/sys/block/vd*\/serial).
+ */
+#define VM_DISK_SERIAL "kdelta-disk"
 
 /* The virtual machine every boot of a batch gets. */
 struct vm_machine {
@@ -339,6 +361,9 @@ struct vm_boot_config {
 	const struct cgroup *cgroup;	/* QEMU runs in it; NULL: none */
 	const char *order;		/* the encoded order record */
 	size_t order_len;
+	/* Files QEMU attaches as the virtio disks VM_DISK_SERIAL<i>. */
+	const char *const *disk_files;
+	unsigned n_disk_files;
 	int cancel_fd;			/* readable: stop (a signal) */
 	double boot_timeout;		/* QEMU start to hello, seconds */
 	double timeout;			/* QEMU start to its end; 0: none */
@@ -462,6 +487,28 @@ int vm_import_failed(const struct vm_import *im, unsigned round,
 		     const char *reason, const char *console_log,
 		     char **run_dir, struct kd_err *err);
 
+/* ---- the guests' disks (vm-disks.c) ------------------------------- */
+
+/* With --vm-disks file: the files of the guests' virtio disks. */
+struct vm_disk_files {
+	char **files;		/* "<dir>/disk<i>.img" */
+	unsigned n;		/* the largest N of the jobs' <N>BRD_<size> */
+	uint64_t size;		/* their one size */
+};
+
+/*
+ * Makes the sparse files in dir, as many as the jobs' largest N, each of
+ * their size; n is 0 when no job has a disk.  Refused when the jobs'
+ * disks differ in size (the guest's disks are the same for all its jobs)
+ * or when dir's file system has less room than all of them written full
+ * (QEMU would stop the guest at the first write that finds none).  On
+ * failure, the files made so far are in d, for the caller's cleanup.
+ */
+int vm_disks_create(const char *dir, struct job *const *jobs, size_t n_jobs,
+		    struct vm_disk_files *d, struct kd_err *err);
+/* Frees d; the files are the workspace's to remove. */
+void vm_disks_release(struct vm_disk_files *d);
+
 /* ---- the batch (vm-batch.c) --------------------------------------- */
 
 struct runner_opts;
@@ -471,7 +518,10 @@ struct runner_summary;
 #define VM_DEFAULT_CPUS 2
 #define VM_DEFAULT_BOOT_TIMEOUT 120.0
 #define VM_DEFAULT_TIMEOUT 3600.0
-/* Memory of a guest: this, plus the largest <N>BRD_<size> of the jobs (all N). */
+/*
+ * Memory of a guest: this, plus the largest <N>BRD_<size> of the jobs (all
+ * N) when the disks are RAM disks.
+ */
 #define VM_BASE_MEMORY (1ULL << 30)
 
 struct vm_options {
@@ -480,7 +530,8 @@ struct vm_options {
 	enum vm_accel accel;
 	enum vm_clock clock;
 	unsigned cpus;			/* 0: the default */
-	uint64_t memory;		/* 0: VM_BASE_MEMORY + the jobs' disks */
+	uint64_t memory;		/* 0: VM_BASE_MEMORY + the jobs' RAM disks */
+	enum vm_disks disks;
 	unsigned runs_per_boot;
 	double boot_timeout, timeout;
 	const char *append;		/* --vm-append, or NULL */

@@ -13,7 +13,7 @@
 
 static const char *const names[] = {
 	"vm-runs-per-boot", "vm-clock", "vm-accel", "vm-cpus", "vm-memory",
-	"vm-boot-timeout", "vm-timeout", "vm-append", "vm-file",
+	"vm-disks", "vm-boot-timeout", "vm-timeout", "vm-append", "vm-file",
 };
 
 static int choice(const char *command, const char *opt, const char *arg,
@@ -68,6 +68,11 @@ int vm_args_take(struct vm_args *a, int c, const char *arg,
 		if (choice(command, opt, arg, vm_accel_names, &pick) < 0)
 			return -1;
 		a->vo.accel = (enum vm_accel)pick;
+		return 0;
+	case VM_ARG_DISKS:
+		if (choice(command, opt, arg, vm_disks_names, &pick) < 0)
+			return -1;
+		a->vo.disks = (enum vm_disks)pick;
 		return 0;
 	case VM_ARG_MEMORY:
 		if (parse_size(arg, &a->vo.memory, &err) < 0 ||
@@ -129,6 +134,11 @@ void vm_args_usage(FILE *out)
 		"    --vm-cpus N         guest CPUs (default %d; 1 with instructions)\n"
 		"    --vm-memory SIZE    guest memory (default 1G plus the largest\n"
 		"                        <N>BRD_<size> of the jobs, all N disks)\n"
+		"    --vm-disks ram|file  the jobs' <N>BRD_<size> disks: the brd module's\n"
+		"                        RAM disks in the guest's memory (default), or\n"
+		"                        virtio disks over sparse files in the work\n"
+		"                        directory, for disks larger than this machine's\n"
+		"                        memory (not brd's timings)\n"
 		"    --vm-boot-timeout DURATION  from QEMU's start to kdelta in the\n"
 		"                        guest saying hello (default %.0fs)\n"
 		"    --vm-timeout DURATION  the longest one boot may take (default %.0fm)\n"

@@ -21,6 +21,7 @@ enum {
 	VM_ARG_ACCEL,
 	VM_ARG_CPUS,
 	VM_ARG_MEMORY,
+	VM_ARG_DISKS,
 	VM_ARG_BOOT_TIMEOUT,
 	VM_ARG_TIMEOUT,
 	VM_ARG_APPEND,
@@ -34,6 +35,7 @@ enum {
 	{ "vm-accel", required_argument, NULL, VM_ARG_ACCEL },		\
 	{ "vm-cpus", required_argument, NULL, VM_ARG_CPUS },		\
 	{ "vm-memory", required_argument, NULL, VM_ARG_MEMORY },	\
+	{ "vm-disks", required_argument, NULL, VM_ARG_DISKS },		\
 	{ "vm-boot-timeout", required_argument, NULL, VM_ARG_BOOT_TIMEOUT }, \
 	{ "vm-timeout", required_argument, NULL, VM_ARG_TIMEOUT },	\
 	{ "vm-append", required_argument, NULL, VM_ARG_APPEND },	\

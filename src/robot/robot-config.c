@@ -34,8 +34,8 @@ static const char *const reboot_keys[] = {
 	"command", "modules", "timeout", "runs-per-boot", NULL,
 };
 static const char *const vm_keys[] = {
-	"clock", "accel", "runs-per-boot", "cpus", "memory", "boot-timeout",
-	"timeout", "append", "files", NULL,
+	"clock", "accel", "runs-per-boot", "cpus", "memory", "disks",
+	"boot-timeout", "timeout", "append", "files", NULL,
 };
 static const char *const slurm_keys[] = {
 	"partition", "account", "constraint", "kdelta", "job-dir", "work-dir",
@@ -573,6 +573,11 @@ static int vm(const struct loader *ld, const struct jnode *node)
 		if (choice_value(ld, v, "vm: accel", vm_accel_names, &pick) < 0)
 			return -1;
 		vo->accel = (enum vm_accel)pick;
+	}
+	if ((v = jnode_get(node, "disks"))) {
+		if (choice_value(ld, v, "vm: disks", vm_disks_names, &pick) < 0)
+			return -1;
+		vo->disks = (enum vm_disks)pick;
 	}
 	memory = (double)vo->memory;
 	if (count_number(ld, node, "vm: runs-per-boot", &vo->runs_per_boot) < 0 ||

@@ -190,7 +190,7 @@ static void run_prepare(struct run *r)
 	run_machine_settings(r);
 	if (r->failure.len)
 		return;
-	if (fs_setup(r->job->root, &r->ws, r->b->opts->brd_module, &r->mount,
+	if (fs_setup(r->job->root, &r->ws, &r->b->opts->disks, &r->mount,
 		     &err) < 0) {
 		r->mount = NULL;
 		run_fail(r, "%s", err.msg);

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
@@ -37,46 +39,11 @@
 #include "kdelta/schema.h"
 #include "kdelta/util.h"
 
-#define BRD_INFIX "BRD_"
-#define BRD_MIN_SIZE (1ULL << 20)
-/* Sparse, so larger than RAM is fine -- up to a point. */
-#define BRD_MAX_MEMORY_FACTOR 8
+#include "disk-internal.h"
+
 /* Room on the RAM disk's tmpfs beyond the backing file. */
 #define BRD_TMPFS_SLACK (16ULL << 20)
 
-const char *const disk_fs_names[] = { "xfs", "ext4", "btrfs", "tmpfs", NULL };
-
-/*
- * The file systems made on a loop device; one line per file system, each
- * also in disk_fs_names.
- */
-static const struct block_fs {
-	const char *name;
-	const char *mkfs;
-	const char *mkfs_options[2];	/* quiet, and overwrite whatever is there */
-	const char *package;		/* Debian's */
-	uint64_t min_size;		/* the smallest device mkfs accepts */
-} block_filesystems[] = {
-	/* xfsprogs 5.19 and later refuse file systems under 300 MiB. */
-	{ "xfs", "mkfs.xfs", { "-f", "-q" }, "xfsprogs", 300ULL << 20 },
-	{ "ext4", "mkfs.ext4", { "-q", "-F" }, "e2fsprogs", 0 },
-	/* btrfs-progs 6.2 with its default profiles: 109 MiB. */
-	{ "btrfs", "mkfs.btrfs", { "-q", "-f" }, "btrfs-progs", 109ULL << 20 },
-};
-
-/* What the job asks for. */
-struct fs_config {
-	const char *disk;		/* "1BRD_4G", or NULL */
-	unsigned disks;			/* N of NBRD_<size>; 0 without disk */
-	uint64_t disk_size;		/* of each; 0 without disk */
-	const char *md;			/* "RAID0", or NULL */
-	const char *fs;			/* NULL: a plain directory */
-	const struct block_fs *block;	/* NULL unless on a loop device */
-	const char *options;		/* fs_mount_options, or NULL */
-	unsigned long flags;		/* options parsed: MS_* */
-	struct strbuf data;		/* and the rest */
-	char *mkfs_path;
-};
 
 /* A file system kdelta mounted on a directory of the workspace. */
 struct mounted {
@@ -98,229 +65,12 @@ struct fs_mount {
 	struct md_array md;		/* the array over them, with md */
 	int md_recorded;		/* a killed kdelta's array N, or -1 */
 	bool brd_module;		/* the brd module is loaded: /dev/ram0 */
+	const char *const *devices;	/* fs_disks.devices, or NULL */
 };
 
 /* The device of the brd module's first RAM disk. */
 #define BRD_DEVICE "/dev/ram0"
 
-static const char *nonempty(const char *s)
-{
-	return s && *s ? s : NULL;
-}
-
-static const struct block_fs *find_block_fs(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(block_filesystems); i++)
-		if (!strcmp(name, block_filesystems[i].name))
-			return &block_filesystems[i];
-	return NULL;
-}
-
-static uint64_t memory_size(void)
-{
-	struct sysinfo si;
-
-	if (sysinfo(&si))
-		return 0;
-	return (uint64_t)si.totalram * si.mem_unit;
-}
-
-/* "23G" or "512M", rounded down, for messages. */
-static void format_size(uint64_t bytes, char *buf, size_t len)
-{
-	if (bytes >= (1ULL << 30))
-		snprintf(buf, len, "%lluG", (unsigned long long)(bytes >> 30));
-	else
-		snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
-}
-
-int disk_brd_parse(const char *disk, unsigned *count, uint64_t *size,
-		   struct kd_err *err)
-{
-	const char *brd = strstr(disk, BRD_INFIX);
-	int64_t n;
-	char *digits;
-	bool bad;
-
-	if (!brd || brd == disk)
-		return kd_error(err, "expected <N>BRD_<size>, like 1BRD_48G or 4BRD_12G, got '%s'",
-				disk);
-	digits = xstrndup(disk, (size_t)(brd - disk));
-	bad = parse_int(digits, &n, NULL) || n < 1 || n > DISK_MAX_BRD ||
-	      !isdigit((unsigned char)*disk);
-	free(digits);
-	if (bad || parse_size(brd + strlen(BRD_INFIX), size, NULL) || !*size)
-		return kd_error(err, "expected <N>BRD_<size> with N from 1 to %d, like 1BRD_48G or 4BRD_12G, got '%s'",
-				DISK_MAX_BRD, disk);
-	*count = (unsigned)n;
-	return 0;
-}
-
-int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err)
-{
-	unsigned count;
-
-	return disk_brd_parse(disk, &count, size, err);
-}
-
-/* disk_brd_parse(), and sizes this machine can hold. */
-static int parse_brd(const char *disk, unsigned *count, uint64_t *size,
-		     struct kd_err *err)
-{
-	uint64_t memory = memory_size();
-	char memory_text[32], limit_text[32];
-
-	if (disk_brd_parse(disk, count, size, err))
-		return kd_error_prefix(err, "disk");
-	if (*size < BRD_MIN_SIZE)
-		return kd_error(err, "disk: %s is too small; use at least %uBRD_1M",
-				disk, *count);
-	if (memory && *size / BRD_MAX_MEMORY_FACTOR > memory / *count) {
-		format_size(memory, memory_text, sizeof(memory_text));
-		format_size(memory * BRD_MAX_MEMORY_FACTOR / *count, limit_text,
-			    sizeof(limit_text));
-		return kd_error(err,
-				"disk: %s is more than %d times this machine's memory (%s); use at most %uBRD_%s",
-				disk, BRD_MAX_MEMORY_FACTOR, memory_text,
-				*count, limit_text);
-	}
-	return 0;
-}
-
-/* md's, on the job's disk when it is a well-formed <N>BRD_<size>. */
-static int md_constraints(const struct jnode *job, const char **at,
-			  struct kd_err *err)
-{
-	const char *disk = jnode_str(job, "disk");
-	unsigned count;
-	uint64_t size;
-
-	if (!disk || disk_brd_parse(disk, &count, &size, NULL))
-		return 0;	/* fs_constraints(), or the disk's own check */
-	return md_disk_constraints(nonempty(jnode_str(job, "md")), disk,
-				   count, jnode_str(job, "fs"), at, err);
-}
-
-/*
- * The device mkfs gets is large enough for the file system, checked with
- * the job rather than found at mkfs once the run has started.  An md
- * array's own metadata is not counted: a size within a few MiB of the
- * minimum may still fail at mkfs.
- */
-static int size_constraints(const struct jnode *job, const char **at,
-			    struct kd_err *err)
-{
-	const char *disk = jnode_str(job, "disk");
-	const char *md = nonempty(jnode_str(job, "md"));
-	const struct block_fs *block = find_block_fs(jnode_str(job, "fs"));
-	unsigned count, halves;
-	uint64_t size, need;
-
-	if (!block || !block->min_size || !disk ||
-	    disk_brd_parse(disk, &count, &size, NULL))
-		return 0;
-	halves = md_data_halves(md, count);
-	if (!halves || size / 2 * halves >= block->min_size)
-		return 0;
-	*at = "disk";
-	/* Each disk's size for the minimum, rounded up to a MiB. */
-	need = (block->min_size * 2 + halves - 1) / halves;
-	need = (need + (1ULL << 20) - 1) >> 20;
-	if (!md)
-		return kd_error(err, "disk: %s is too small for %s: %s needs at least %lluM; use %uBRD_%lluM or more",
-				disk, block->name, block->mkfs,
-				(unsigned long long)(block->min_size >> 20),
-				count, (unsigned long long)need);
-	return kd_error(err, "disk: %s with md: %s makes a device of %lluM, too small for %s: %s needs at least %lluM; use %uBRD_%lluM or more",
-			disk, md,
-			(unsigned long long)((size / 2 * halves) >> 20),
-			block->name, block->mkfs,
-			(unsigned long long)(block->min_size >> 20), count,
-			(unsigned long long)need);
-}
-
-int fs_constraints(const struct jnode *job, const char **at,
-		   struct kd_err *err)
-{
-	const char *disk = nonempty(jnode_str(job, "disk"));
-	const char *fs = nonempty(jnode_str(job, "fs"));
-	const char *options = nonempty(jnode_str(job, "fs_mount_options"));
-	struct strbuf data = STRBUF_INIT;
-	unsigned long flags;
-	int ret;
-
-	*at = disk ? "disk" : "fs_mount_options";
-	if (!fs && disk)
-		return kd_error(err,
-				"disk: %s needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
-				disk);
-	if (!disk && nonempty(jnode_str(job, "md"))) {
-		*at = "md";
-		return kd_error(err, "md: %s needs disks: add disk: <N>BRD_<size>, like 4BRD_12G",
-				jnode_str(job, "md"));
-	}
-	if (!fs && options)
-		return kd_error(err,
-				"fs_mount_options: '%s' needs a file system: add fs: xfs, ext4, btrfs or tmpfs",
-				options);
-	if (!fs)
-		return 0;
-	*at = "fs";
-	if (strcmp(fs, "tmpfs") && !find_block_fs(fs))
-		return kd_error(err,
-				"fs: '%s' is not supported; use xfs, ext4, btrfs or tmpfs",
-				fs);
-	if (strcmp(fs, "tmpfs") && !disk)
-		return kd_error(err,
-				"fs: %s needs a disk: add disk: 1BRD_<size> (a RAM disk), e.g. 1BRD_4G",
-				fs);
-	if (md_constraints(job, at, err) || size_constraints(job, at, err))
-		return -1;
-	*at = "fs_mount_options";
-	ret = mount_options_parse(options, &flags, &data, err);
-	strbuf_release(&data);
-	return ret;
-}
-
-/* The combination of disk, fs and fs_mount_options, checked. */
-static int read_fs_config(const struct jnode *job, struct fs_config *c,
-			  struct kd_err *err)
-{
-	const char *at;
-
-	c->disk = nonempty(jnode_str(job, "disk"));
-	c->fs = nonempty(jnode_str(job, "fs"));
-	c->options = nonempty(jnode_str(job, "fs_mount_options"));
-	if (fs_constraints(job, &at, err) < 0)
-		return -1;
-	c->md = nonempty(jnode_str(job, "md"));
-	if (c->disk && parse_brd(c->disk, &c->disks, &c->disk_size, err))
-		return -1;
-	if (!c->fs)
-		return 0;
-	if (strcmp(c->fs, "tmpfs"))
-		c->block = find_block_fs(c->fs);
-	return mount_options_parse(c->options, &c->flags, &c->data, err);
-}
-
-/* What needs checking before anything is done: root, the mkfs tool. */
-static int check_can_set_up(struct fs_config *c, struct kd_err *err)
-{
-	if (geteuid() != 0)
-		return kd_error(err,
-				c->block ? "fs: %s needs root (mount and loop devices); run kdelta as root, or remove fs and disk from the job" :
-					   "fs: %s needs root (mount); run kdelta as root, or remove fs and disk from the job",
-				c->fs);
-	if (!c->block)
-		return 0;
-	c->mkfs_path = find_program(c->block->mkfs);
-	if (!c->mkfs_path)
-		return kd_error(err,
-				"fs: %s not found in PATH; install the Debian package %s (apt-get install %s)",
-				c->block->mkfs, c->block->package,
-				c->block->package);
-	return 0;
-}
 
 /* "<workspace>/name", for messages.  Caller frees. */
 static char *shown(const struct fs_mount *m, const char *name)
@@ -519,6 +269,49 @@ static int load_brd(struct fs_mount *m, const struct fs_config *c,
 	return 0;
 }
 
+/* The device of disk i: buf, or a string of m's. */
+static const char *disk_path(const struct fs_mount *m, unsigned i, char *buf,
+			     size_t len)
+{
+	if (m->devices)
+		return m->devices[i];
+	if (!m->brd_module)
+		return m->loops[i].path;
+	snprintf(buf, len, "/dev/ram%u", i);
+	return buf;
+}
+
+/*
+ * The given devices as the disks: as many as the job's, each of its size
+ * (a guest's virtio disks, made for the batch's jobs).
+ */
+static int take_devices(struct fs_mount *m, const struct fs_config *c,
+			const struct fs_disks *d, struct kd_err *err)
+{
+	if (d->n_devices < c->disks)
+		return kd_error(err, "fs: %s needs %u disks, and %u were given",
+				c->disk, c->disks, d->n_devices);
+	for (unsigned i = 0; i < c->disks; i++) {
+		int fd = open(d->devices[i], O_RDONLY | O_CLOEXEC);
+		uint64_t size = 0;
+		int ret = 0;
+
+		if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size) < 0)
+			ret = kd_error(err, "fs: the disk %s: %s",
+				       d->devices[i], strerror(errno));
+		else if (size != c->disk_size)
+			ret = kd_error(err, "fs: the disk %s has %llu bytes, not the %llu of %s",
+				       d->devices[i], (unsigned long long)size,
+				       (unsigned long long)c->disk_size, c->disk);
+		if (fd >= 0)
+			close(fd);
+		if (ret < 0)
+			return -1;
+	}
+	m->devices = d->devices;
+	return 0;
+}
+
 /*
  * The md array over the disks, its number recorded before mdadm makes it.
  * Another array made between our look and mdadm's (a kdelta run
@@ -533,14 +326,8 @@ static int make_md(struct fs_mount *m, const struct fs_config *c,
 
 	if (number < 0)
 		return kd_error(err, "md: no free /dev/mdN");
-	for (unsigned i = 0; i < c->disks; i++) {
-		if (m->brd_module)
-			snprintf(names[i], sizeof(names[i]), "/dev/ram%u", i);
-		else
-			snprintf(names[i], sizeof(names[i]), "%s",
-				 m->loops[i].path);
-		members[i] = names[i];
-	}
+	for (unsigned i = 0; i < c->disks; i++)
+		members[i] = disk_path(m, i, names[i], sizeof(names[i]));
 	if (workspace_record(m->ws, err, "md", "%d", number) < 0)
 		return -1;
 	m->md.number = number;
@@ -549,8 +336,9 @@ static int make_md(struct fs_mount *m, const struct fs_config *c,
 }
 
 static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
-			   const char *brd_module, struct kd_err *err)
+			   const struct fs_disks *d, struct kd_err *err)
 {
+	char ram0[32];
 	struct mount_spec spec = {
 		.fstype = c->fs, .flags = c->flags,
 		.data = c->data.buf,
@@ -561,8 +349,11 @@ static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
 
 	if (c->md && md_check(&m->md, c->md, c->disk, err))
 		return -1;
-	if (brd_module) {
-		if (load_brd(m, c, brd_module, err))
+	if (d && d->devices) {
+		if (take_devices(m, c, d, err))
+			return -1;
+	} else if (d && d->brd_module) {
+		if (load_brd(m, c, d->brd_module, err))
 			return -1;
 	} else {
 		if (mount_brd(m, c, err))
@@ -573,7 +364,7 @@ static int set_up_block_fs(struct fs_mount *m, const struct fs_config *c,
 	}
 	if (c->md && make_md(m, c, err))
 		return -1;
-	device = c->md ? m->md.path : brd_module ? BRD_DEVICE : m->loops[0].path;
+	device = c->md ? m->md.path : disk_path(m, 0, ram0, sizeof(ram0));
 	if (run_mkfs(c, device, m->cgroup, err))
 		return -1;
 	what = xasprintf("%s (%s)", c->fs, device);
@@ -610,18 +401,17 @@ static char *describe(const struct fs_mount *m, const struct fs_config *c)
 {
 	struct strbuf sb = STRBUF_INIT, mount_point = STRBUF_INIT,
 		      fstype = STRBUF_INIT;
+	const char *kind = m->brd_module ? ", the brd module" :
+			   m->devices ? ", disks given" : "";
+	char ram0[32];
 
 	if (c->block && c->md)
 		strbuf_addf(&sb, "%s on %s (md %s over %s%s: mdadm --detail says %s)",
-			    c->fs, m->md.path, c->md, c->disk,
-			    m->brd_module ? ", the brd module" : "",
+			    c->fs, m->md.path, c->md, c->disk, kind,
 			    m->md.report);
-	else if (c->block && m->brd_module)
-		strbuf_addf(&sb, "%s on %s (%s, the brd module)", c->fs,
-			    BRD_DEVICE, c->disk);
 	else if (c->block)
-		strbuf_addf(&sb, "%s on %s (%s)", c->fs, m->loops[0].path,
-			    c->disk);
+		strbuf_addf(&sb, "%s on %s (%s%s)", c->fs,
+			    disk_path(m, 0, ram0, sizeof(ram0)), c->disk, kind);
 	else if (c->fs && c->disk)
 		strbuf_addf(&sb, "tmpfs (%s)", c->disk);
 	else if (c->fs)
@@ -655,11 +445,11 @@ static int make_work_dir(struct fs_mount *m, struct kd_err *err)
 }
 
 static int set_up(struct fs_mount *m, struct fs_config *c,
-		  const char *brd_module, struct kd_err *err)
+		  const struct fs_disks *d, struct kd_err *err)
 {
 	if (c->fs && check_can_set_up(c, err))
 		return -1;
-	if (c->block && set_up_block_fs(m, c, brd_module, err))
+	if (c->block && set_up_block_fs(m, c, d, err))
 		return -1;
 	if (c->fs && !c->block && set_up_tmpfs(m, c, err))
 		return -1;
@@ -687,7 +477,7 @@ static struct fs_mount *fs_mount_new(int ws_fd, const char *ws_path)
 }
 
 int fs_setup(const struct jnode *job_root, struct workspace *ws,
-	     const char *brd_module, struct fs_mount **out,
+	     const struct fs_disks *disks, struct fs_mount **out,
 	     struct kd_err *err)
 {
 	struct fs_config config = { .data = STRBUF_INIT };
@@ -699,7 +489,7 @@ int fs_setup(const struct jnode *job_root, struct workspace *ws,
 	*out = NULL;
 	ret = read_fs_config(job_root, &config, err);
 	if (!ret)
-		ret = set_up(m, &config, brd_module, err);
+		ret = set_up(m, &config, disks, err);
 	strbuf_release(&config.data);
 	free(config.mkfs_path);
 	if (ret) {

@@ -47,6 +47,7 @@ struct batch {
 	char batch_id[17];
 	struct workspace ws;		/* the guests' images */
 	struct vm_guest *guests;	/* one per kernel */
+	struct vm_disk_files disks;	/* --vm-disks file */
 	struct boot_plan plan;
 	unsigned *stored;		/* [kernel * n_jobs + job]: runs stored */
 	bool store_failed;
@@ -73,14 +74,17 @@ static const struct vm_kernel *kernel_of(const struct batch *b, size_t c)
 	return &b->vo->kernels[c];
 }
 
-/* The memory a guest gets: the option, or room for the largest RAM disk. */
+/*
+ * The memory a guest gets: the option, or room for the largest RAM disk
+ * (none for disks that are files, --vm-disks file).
+ */
 static uint64_t guest_memory(const struct batch *b)
 {
 	uint64_t largest = 0;
 
 	if (b->vo->memory)
 		return b->vo->memory;
-	for (size_t j = 0; j < b->n_jobs; j++) {
+	for (size_t j = 0; b->vo->disks == VM_DISKS_RAM && j < b->n_jobs; j++) {
 		const char *disk = jnode_str(b->jobs[j]->root, "disk");
 		unsigned count;
 		uint64_t size;
@@ -100,6 +104,10 @@ static int build_guests(struct batch *b, struct kd_err *err)
 		.microvm = b->vo->clock == VM_CLOCK_INSTRUCTIONS,
 	};
 
+	if (b->vo->disks == VM_DISKS_FILE &&
+	    vm_disks_create(b->ws.path, b->jobs, b->n_jobs, &b->disks, err) < 0)
+		return -1;
+	spec.disk_files = b->disks.n;
 	b->guests = xcalloc(b->vo->n_kernels, sizeof(*b->guests));
 	for (size_t k = 0; k < b->vo->n_kernels; k++) {
 		const struct vm_kernel *kernel = kernel_of(b, k);
@@ -191,6 +199,8 @@ static int probe_kvm(struct batch *b, bool *works, struct strbuf *why,
 	struct vm_boot_config c = {
 		.machine = &m, .image = kernel_of(b, 0)->image,
 		.initrd = b->guests[0].path, .microvm = b->guests[0].microvm,
+		.disk_files = (const char *const *)b->disks.files,
+		.n_disk_files = b->disks.n,
 		.cgroup = b->ws.cgroup,
 		.cancel_fd = b->o->cancel_fd,
 		.boot_timeout = KVM_PROBE_TIMEOUT, .timeout = 2 * KVM_PROBE_TIMEOUT,
@@ -492,6 +502,8 @@ static json_t *vm_record_of(struct batch *b, const struct boot_ctx *x,
 		       "runs_per_boot", (json_int_t)b->vo->runs_per_boot);
 	if (b->vm.append)
 		json_object_set_new(vm, "append", json_string(b->vm.append));
+	if (b->disks.n)
+		json_object_set_new(vm, "disks", json_string(vm_disks_names[VM_DISKS_FILE]));
 	json_object_set_new(vm, "boot", json_sprintf("%u/%u", x->step->boot + 1,
 						     b->plan.boots_per_commit));
 	json_object_set_new(vm, "boot_id", json_sprintf("%s-%zu", b->batch_id,
@@ -578,6 +590,8 @@ static int boot_in_workspace(struct boot_ctx *x, struct kd_err *err)
 		.initrd = b->guests[x->step->commit].path,
 		.microvm = b->guests[x->step->commit].microvm,
 		.console_log = x->console, .qemu_log = qlog,
+		.disk_files = (const char *const *)b->disks.files,
+		.n_disk_files = b->disks.n,
 		.cgroup = x->ws.cgroup, .cancel_fd = b->o->cancel_fd,
 		.boot_timeout = b->vo->boot_timeout, .timeout = b->vo->timeout,
 	};
@@ -699,6 +713,7 @@ static void batch_release(struct batch *b)
 		progress_notice(&b->progress, "%s", rerr.msg);
 	for (size_t k = 0; b->guests && k < b->vo->n_kernels; k++)
 		vm_guest_release(&b->guests[k]);
+	vm_disks_release(&b->disks);
 	free(b->guests);
 	free(b->stored);
 	free(b->qemu);
@@ -760,6 +775,15 @@ int vm_batch_run(struct job *const *jobs, size_t n_jobs,
 	if (!ret && !summary->signal) {
 		b.host_name = vm_host_name(b.host.hostname, &b.vm);
 		say_emulated(&b);
+		if (b.disks.n) {
+			struct strbuf size = STRBUF_INIT;
+
+			format_size_human(&size, b.disks.size);
+			progress_notice(&b.progress, "the jobs' RAM disks are %u virtio disk%s of %s over sparse files in %s (--vm-disks file), not the brd module's: their timings are not LKP's",
+					b.disks.n, b.disks.n == 1 ? "" : "s",
+					size.buf, b.ws.path);
+			strbuf_release(&size);
+		}
 		progress_notice(&b.progress, "%zu boot%s of %u run%s a job each at most, in rounds of the order of seed %" PRIu64 " (--seed %" PRIu64 " repeats it); runs stored under host %s",
 				b.plan.n, b.plan.n == 1 ? "" : "s",
 				vo->runs_per_boot, vo->runs_per_boot == 1 ? "" : "s",
@@ -793,6 +817,8 @@ void vm_options_args(const struct vm_options *vo, struct strbuf *out)
 		strbuf_addf(out, " --vm-boot-timeout %.0fs", vo->boot_timeout);
 	if (vo->timeout && vo->timeout != VM_DEFAULT_TIMEOUT)
 		strbuf_addf(out, " --vm-timeout %.0fs", vo->timeout);
+	if (vo->disks != VM_DISKS_RAM)
+		strbuf_addf(out, " --vm-disks %s", vm_disks_names[vo->disks]);
 	if (vo->append) {
 		strbuf_addstr(out, " --vm-append ");
 		shell_quote(out, vo->append);

@@ -32,6 +32,7 @@ struct builder {
 	struct vm_modules *modules;	/* NULL: the image only */
 	struct vm_module_list boot;	/* loaded at boot */
 	struct vm_module_list brd;	/* brd and what it needs, per run */
+	unsigned disk_files;		/* vm_guest_spec's: virtio disks */
 	struct vm_guest *g;
 };
 
@@ -285,7 +286,7 @@ static int add_job_needs(struct builder *b, const struct job *job,
 	char *what = xasprintf("job %s", job->name);
 	int ret = 0;
 
-	if (disk && *disk)
+	if (disk && *disk && !b->disk_files)
 		ret = need_module(b, &b->brd, "brd",
 				  "disk: 1BRD_<size> needs CONFIG_BLK_DEV_RAM", err);
 	if (!ret && md && *md)
@@ -390,6 +391,9 @@ static int add_config(struct builder *b, const struct vm_guest_spec *spec,
 		json_object_set_new(config, "brd_modules", brd);
 		ret = add_modules(b, &b->brd, brd, err);
 	}
+	if (spec->disk_files)
+		json_object_set_new(config, "disks",
+				    json_integer(spec->disk_files));
 	if (!ret)
 		ret = add_jobs(b, spec, config, err);
 	if (!ret) {
@@ -451,6 +455,10 @@ static int build_from(struct builder *b, const struct vm_guest_spec *spec,
 	    need_module(b, &b->boot, "virtio_console",
 			"the guest's channel needs CONFIG_VIRTIO_CONSOLE", err) < 0)
 		return -1;
+	if (spec->disk_files &&
+	    need_module(b, &b->boot, "virtio_blk",
+			"--vm-disks file needs CONFIG_VIRTIO_BLK", err) < 0)
+		return -1;
 	for (size_t i = 0; i < spec->n_jobs; i++)
 		if (add_job_needs(b, spec->jobs[i], err) < 0)
 			return -1;
@@ -484,7 +492,7 @@ static int build(struct builder *b, const struct vm_guest_spec *spec,
 int vm_guest_build(const struct vm_kernel *k, const struct vm_guest_spec *spec,
 		   const char *path, struct vm_guest *g, struct kd_err *err)
 {
-	struct builder b = { .k = k, .g = g };
+	struct builder b = { .k = k, .g = g, .disk_files = spec->disk_files };
 	struct stat st;
 	int ret;
 

@@ -33,13 +33,19 @@
 #include "kdelta/vm.h"
 #include "kdelta/workdir.h"
 
-/* How long the port may take to appear once virtio_console is loaded. */
-#define PORT_WAIT_SECONDS 20
+/*
+ * How long the port or a disk may take to appear once its module
+ * (virtio_console, virtio_blk) is loaded.
+ */
+#define DEVICE_WAIT_SECONDS 20
 
 struct guest {
 	json_t *config;
 	int port;			/* the virtio-serial port, or -1 */
 	struct strbuf modules;		/* loaded, for hello */
+	/* The virtio disks VM_DISK_SERIAL<i>, for the jobs' RAM disks. */
+	char **disks;
+	unsigned n_disks;
 };
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -172,44 +178,59 @@ static void load_modules(struct guest *g)
 	}
 }
 
-/* The /dev node of the port named VM_PORT_NAME, or NULL. */
-static char *find_port(void)
+/*
+ * The /dev node of the device of class (a /sys directory) whose attribute
+ * attr says value: "/dev/vportNpM" of the port named VM_PORT_NAME in
+ * /sys/class/virtio-ports, "/dev/vdb" of the disk with serial
+ * "kdelta-disk1" in /sys/block.  NULL when there is none.
+ */
+static char *find_device(const char *class, const char *attr,
+			 const char *value)
 {
-	DIR *d = opendir("/sys/class/virtio-ports");
+	DIR *d = opendir(class);
 	struct dirent *de;
 	char *found = NULL;
 
 	if (!d)
 		return NULL;
 	while (!found && (de = readdir(d))) {
-		struct strbuf name = STRBUF_INIT;
+		struct strbuf text = STRBUF_INIT;
 		char *path;
 		struct kd_err err;
 
 		if (de->d_name[0] == '.')
 			continue;
-		path = xasprintf("/sys/class/virtio-ports/%s/name", de->d_name);
-		if (read_file(path, &name, &err) == 0) {
-			strbuf_rtrim(&name);
-			if (!strcmp(name.buf, VM_PORT_NAME))
+		path = xasprintf("%s/%s/%s", class, de->d_name, attr);
+		if (read_file(path, &text, &err) == 0) {
+			strbuf_rtrim(&text);
+			if (!strcmp(text.buf, value))
 				found = xasprintf("/dev/%s", de->d_name);
 		}
-		strbuf_release(&name);
+		strbuf_release(&text);
 		free(path);
 	}
 	closedir(d);
 	return found;
 }
 
-static void open_port(struct guest *g)
+/* find_device(), waiting for the device to appear (a module probing it). */
+static char *wait_device(const char *class, const char *attr,
+			 const char *value)
 {
 	char *dev = NULL;
 
-	for (int i = 0; i < PORT_WAIT_SECONDS * 100 && !dev; i++) {
-		dev = find_port();
+	for (int i = 0; i < DEVICE_WAIT_SECONDS * 100 && !dev; i++) {
+		dev = find_device(class, attr, value);
 		if (!dev)
 			usleep(10000);
 	}
+	return dev;
+}
+
+static void open_port(struct guest *g)
+{
+	char *dev = wait_device("/sys/class/virtio-ports", "name", VM_PORT_NAME);
+
 	if (!dev)
 		fail(g, "no virtio-serial port named %s (the kernel needs CONFIG_VIRTIO_PCI and CONFIG_VIRTIO_CONSOLE)",
 		     VM_PORT_NAME);
@@ -359,6 +380,27 @@ static void load_jobs(struct guest *g, struct job_set *set, struct job ***jobs,
 	}
 }
 
+/* The /dev nodes of the config's "disks" (VM_DISKS_FILE), in order. */
+static void find_disks(struct guest *g)
+{
+	json_int_t n = json_integer_value(json_object_get(g->config, "disks"));
+
+	if (n <= 0)
+		return;
+	g->disks = xcalloc((size_t)n, sizeof(*g->disks));
+	for (json_int_t i = 0; i < n; i++) {
+		char serial[32];
+
+		snprintf(serial, sizeof(serial), "%s%lld", VM_DISK_SERIAL,
+			 (long long)i);
+		g->disks[i] = wait_device("/sys/block", "serial", serial);
+		if (!g->disks[i])
+			fail(g, "no virtio disk with serial %s (the kernel needs CONFIG_VIRTIO_BLK)",
+			     serial);
+		g->n_disks++;
+	}
+}
+
 /* The worker: the order's runs, then done. */
 static int work(struct guest *g, json_t *order)
 {
@@ -396,7 +438,12 @@ static int work(struct guest *g, json_t *order)
 			.first_round = (unsigned)json_integer_value(json_object_get(order, "first_round")),
 			.cancel_fd = -1, .log = stderr, .live = false,
 			.run_started = run_started, .run_stored = run_stored,
-			.run_arg = &w, .no_matrix = true, .brd_module = brd,
+			.run_arg = &w, .no_matrix = true,
+			.disks = {
+				.brd_module = brd,
+				.devices = (const char *const *)g->disks,
+				.n_devices = g->n_disks,
+			},
 		};
 
 		ret = runner_run(jobs, n_jobs, &o, &summary, &err);
@@ -440,6 +487,7 @@ _Noreturn void vm_guest_init(void)
 	load_config(&g);
 	load_modules(&g);
 	open_port(&g);
+	find_disks(&g);
 	say_hello(&g);
 	order = read_order(&g);
 	if (json_is_true(json_object_get(order, "probe"))) {

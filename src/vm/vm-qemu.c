@@ -30,6 +30,7 @@
 
 const char *const vm_accel_names[] = { "auto", "kvm", "tcg", NULL };
 const char *const vm_clock_names[] = { "real", "instructions", NULL };
+const char *const vm_disks_names[] = { "ram", "file", NULL };
 
 int vm_qemu_find(char **path, struct kd_err *err)
 {
@@ -55,7 +56,7 @@ static const char **qemu_argv(const struct vm_boot_config *c,
 	const struct vm_machine *m = c->machine;
 	bool kvm = m->accel == VM_ACCEL_KVM;
 	const char **argv = NULL;
-	size_t n = 0, alloc = 0, at[6];
+	size_t n = 0, alloc = 0, at[6], *disk_at;
 
 	/* Offsets first: keep's buffer moves as it grows. */
 	at[0] = keep->len;
@@ -76,6 +77,30 @@ static const char **qemu_argv(const struct vm_boot_config *c,
 		    VM_PORT_NAME);
 	strbuf_addch(keep, '\0');
 	at[5] = keep->len;
+	/*
+	 * The disks: scratch, so QEMU may cache and reorder as it likes
+	 * (cache=unsafe); the guest's discards (mkfs's) punch holes in the
+	 * files.
+	 */
+	disk_at = xcalloc(2 * c->n_disk_files + 1, sizeof(*disk_at));
+	for (unsigned i = 0; i < c->n_disk_files; i++) {
+		disk_at[2 * i] = keep->len;
+		strbuf_addstr(keep, "file=");
+		/* QEMU's option syntax doubles a comma in a value. */
+		for (const char *p = c->disk_files[i]; *p; p++) {
+			if (*p == ',')
+				strbuf_addch(keep, ',');
+			strbuf_addch(keep, *p);
+		}
+		strbuf_addf(keep, ",if=none,id=kdelta-disk%u,format=raw,cache=unsafe,discard=unmap",
+			    i);
+		strbuf_addch(keep, '\0');
+		disk_at[2 * i + 1] = keep->len;
+		strbuf_addf(keep, "%s,drive=kdelta-disk%u,serial=%s%u",
+			    c->microvm ? "virtio-blk-device" : "virtio-blk-pci",
+			    i, VM_DISK_SERIAL, i);
+		strbuf_addch(keep, '\0');
+	}
 
 	add_arg(&argv, &n, &alloc, m->qemu);
 	add_arg(&argv, &n, &alloc, "-machine");
@@ -107,6 +132,13 @@ static const char **qemu_argv(const struct vm_boot_config *c,
 	add_arg(&argv, &n, &alloc, "stdio,id=kdelta,signal=off");
 	add_arg(&argv, &n, &alloc, "-device");
 	add_arg(&argv, &n, &alloc, keep->buf + at[4]);
+	for (unsigned i = 0; i < c->n_disk_files; i++) {
+		add_arg(&argv, &n, &alloc, "-drive");
+		add_arg(&argv, &n, &alloc, keep->buf + disk_at[2 * i]);
+		add_arg(&argv, &n, &alloc, "-device");
+		add_arg(&argv, &n, &alloc, keep->buf + disk_at[2 * i + 1]);
+	}
+	free(disk_at);
 	add_arg(&argv, &n, &alloc, "-kernel");
 	add_arg(&argv, &n, &alloc, c->image);
 	add_arg(&argv, &n, &alloc, "-initrd");

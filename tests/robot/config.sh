@@ -97,8 +97,11 @@ expect_error 2 "kdelta robot: c.yaml:5:5: vm: clock: instructions is QEMU's emul
 config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {memory: 1k}\n'
 expect_error 2 "kdelta robot: c.yaml:5:14: vm: memory: expected at least 64M, got '1k'" \
 	"$KDELTA" robot --once c.yaml
+config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {disk: file}\n'
+expect_error 2 "kdelta robot: c.yaml:5:6: vm: unknown key 'disk'; did you mean 'disks'?" \
+	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\nvm: {disks: 2}\n'
-expect_error 2 "kdelta robot: c.yaml:5:6: vm: unknown key 'disks'; see kdelta-robot(5)" \
+expect_error 2 "kdelta robot: c.yaml:5:13: vm: disks: expected ram or file, got '2'" \
 	"$KDELTA" robot --once c.yaml
 config 'branches: [main]\njobs: job.yaml\nbuild: make O={out}\ninstall: cp x y\n'
 expect_error 2 "kdelta robot: c.yaml:5:10: install: not with a build that makes kernels (one that names {out}): each commit's kernel is built once into {out} and booted from there" \
