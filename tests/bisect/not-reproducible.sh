@@ -7,8 +7,11 @@ source "$SRCDIR/tests/bisect/common.sh"
 
 make_fixture
 git -C "$REPO" checkout -q --detach main~2
-# bench varies by about 1% between runs: a 5% floor keeps noise out.
-bisect --good main~19 --bad main --runs 3 --max-runs 4 --min-change 5
+# bench varies by about 1% between runs, by several percent under ASan
+# beside other work: the tests' floor of $MIN_CHANGE% (common.sh) keeps
+# noise out.  (At 5%, an uneven few percent between good and bad could
+# be taken for a change now and then, and bisected.)
+bisect --good main~19 --bad main --runs 3 --max-runs 4
 # Shown the same: 3, "not reproducible"; noise that leaves it undecided at
 # --max-runs: 6, "undecided" (not "do not differ").
 if grep -q ' → the same: not reproducible$' "$T/err"; then
@@ -21,9 +24,11 @@ else
 fi
 expect_line "$T/out" "  ${H[0]:0:12} (\"commit 0: patch level 0\")"
 expect_line "$T/out" "  ${H[19]:0:12} (\"commit 19: patch level 19\")"
-grep -Eq '^ +[0-9]+( +±[ 0-9]+%)? +\( *[-+][0-9]\.[0-9]%\) +[0-9]+( +±[ 0-9]+%)? +exec\.ops_per_sec$' "$T/out" ||
+# (In parentheses: same, small or undecided; under ASan beside other
+# work the noise may reach 10%.)
+grep -Eq '^ +[0-9]+( +±[ 0-9]+%)? +\( *[-+][0-9]{1,2}\.[0-9]%\) +[0-9]+( +±[ 0-9]+%)? +exec\.ops_per_sec$' "$T/out" ||
 	fail "no unchanged exec.ops_per_sec row in the table: $(cat "$T/out")"
-# Shown the same (within 5%) at the first look, after 3 rounds, or
+# Shown the same (within $MIN_CHANGE%) at the first look, after 3 rounds, or
 # undecided at --max-runs.  The line counts the rounds compared: a round
 # with a run that failed, or disturbed unevenly, is not one of them, and
 # never more than --max-runs ran.
