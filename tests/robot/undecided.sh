@@ -6,7 +6,7 @@
 source "$TESTLIB"
 source "$SRCDIR/tests/robot/small.sh"
 small_robot robot-undecided sh
-# One result, with no change and far too noisy to show that within 1% in
+# One result, with no change and far too noisy to show that within 5% in
 # 3 rounds: in the rounds of base (patch level 0) and head (1), 100 and
 # 150, then 150 and 100, then 100 and 100, so that the change of each
 # round is x1.5, x0.67 and x1, which cancel, whatever the order within
