@@ -95,11 +95,11 @@ int disk_brd_size(const char *disk, uint64_t *size, struct kd_err *err)
 	return disk_brd_parse(disk, &count, size, err);
 }
 
-/* disk_brd_parse(), and sizes this machine can hold. */
+/* disk_brd_parse(), and sizes this machine can hold in memory. */
 static int parse_brd(const char *disk, unsigned *count, uint64_t *size,
-		     struct kd_err *err)
+		     bool in_memory, struct kd_err *err)
 {
-	uint64_t memory = memory_size();
+	uint64_t memory = in_memory ? memory_size() : 0;
 	char memory_text[32], limit_text[32];
 
 	if (disk_brd_parse(disk, count, size, err))
@@ -215,7 +215,7 @@ int fs_constraints(const struct jnode *job, const char **at,
 }
 
 int read_fs_config(const struct jnode *job, struct fs_config *c,
-		   struct kd_err *err)
+		   bool in_memory, struct kd_err *err)
 {
 	const char *at;
 
@@ -225,7 +225,8 @@ int read_fs_config(const struct jnode *job, struct fs_config *c,
 	if (fs_constraints(job, &at, err) < 0)
 		return -1;
 	c->md = nonempty(jnode_str(job, "md"));
-	if (c->disk && parse_brd(c->disk, &c->disks, &c->disk_size, err))
+	if (c->disk && parse_brd(c->disk, &c->disks, &c->disk_size, in_memory,
+				 err))
 		return -1;
 	if (!c->fs)
 		return 0;

@@ -37,9 +37,13 @@ struct fs_config {
 	char *mkfs_path;
 };
 
-/* The combination of disk, fs and fs_mount_options, checked. */
+/*
+ * The combination of disk, fs and fs_mount_options, checked; with
+ * in_memory (RAM disks, not given devices), the disks' size against this
+ * machine's memory too.
+ */
 int read_fs_config(const struct jnode *job, struct fs_config *c,
-		   struct kd_err *err);
+		   bool in_memory, struct kd_err *err);
 /* What needs checking before anything is done: root, the mkfs tool. */
 int check_can_set_up(struct fs_config *c, struct kd_err *err);
 

@@ -487,7 +487,7 @@ int fs_setup(const struct jnode *job_root, struct workspace *ws,
 	m->ws = ws;
 	m->cgroup = ws->cgroup;
 	*out = NULL;
-	ret = read_fs_config(job_root, &config, err);
+	ret = read_fs_config(job_root, &config, !(disks && disks->devices), err);
 	if (!ret)
 		ret = set_up(m, &config, disks, err);
 	strbuf_release(&config.data);

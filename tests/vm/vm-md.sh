@@ -77,8 +77,9 @@ done
 ls "$T/w" | grep -q kdelta-run && fail "a workspace was left in $T/w"
 pgrep -f "$T/w/" >/dev/null && fail "a process of this test is still running"
 
-# --vm-disks file: the same job at RAID1 over virtio disks.
-sed -i 's/  - RAID5/  - RAID1/; /  - RAID0/d' "$T/raid.yaml"
+# --vm-disks file: the same job at RAID1 over virtio disks, each 4G:
+# more than 8 times the guest's 1G a disk would be refused in its memory.
+sed -i 's/  - RAID5/  - RAID1/; /  - RAID0/d; s/4BRD_64M/4BRD_4G/' "$T/raid.yaml"
 "$KDELTA" run "$T/raid.yaml" --kernel "cloud=$CLOUD" --vm-disks file \
 	--vm-clock instructions --runs 1 --seed 5 \
 	--result-root "$T/f" --work-dir "$T/w" >"$T/out" 2>"$T/err"
@@ -87,12 +88,12 @@ status=$?
 grep -q "^kdelta: kernel cloud ($VM_ABI-cloud-amd64): guest of .* built, modules .* virtio_blk .*raid1" "$T/err" ||
 	fail "--vm-disks file: the guest has not virtio_blk and raid1: $(grep 'kernel cloud' "$T/err")"
 grep -q "modules .* brd" "$T/err" && fail "--vm-disks file: the guest has brd: $(grep 'kernel cloud' "$T/err")"
-grep -q "^kdelta: the jobs' RAM disks are 4 virtio disks of 64M over sparse files in $T/w/kdelta-run\.[^ ]* (--vm-disks file), not the brd module's: their timings are not LKP's\$" "$T/err" ||
+grep -q "^kdelta: the jobs' RAM disks are 4 virtio disks of 4G over sparse files in $T/w/kdelta-run\.[^ ]* (--vm-disks file), not the brd module's: their timings are not LKP's\$" "$T/err" ||
 	fail "--vm-disks file: not said: $(cat "$T/err")"
-run=$T/f/aim7/4BRD_64M-ext4-8-RAID1-disk_rr-2s/$host/cloud/0
+run=$T/f/aim7/4BRD_4G-ext4-8-RAID1-disk_rr-2s/$host/cloud/0
 [ "$(cat "$run/complete" 2>/dev/null)" = ok ] ||
 	fail "--vm-disks file: $(cat "$run/complete" 2>/dev/null) ($(tail -n 5 "$T/err"))"
-grep -qxF "  fs: 'ext4 on /dev/md0 (md RAID1 over 4BRD_64M, disks given: mdadm --detail says raid1, 4 devices, 63.00 MiB, clean)'" "$run/job.yaml" ||
+grep -qxF "  fs: 'ext4 on /dev/md0 (md RAID1 over 4BRD_4G, disks given: mdadm --detail says raid1, 4 devices, 4.00 GiB, clean)'" "$run/job.yaml" ||
 	fail "--vm-disks file: the run does not record the array over the disks given: $(grep '^  fs:' "$run/job.yaml")"
 grep -qx "    disks: file" "$run/job.yaml" ||
 	fail "--vm-disks file: kdelta.vm.disks not recorded: $(grep -A20 '^  vm:' "$run/job.yaml")"
@@ -101,8 +102,8 @@ grep -q '"aim7.jobs-per-min": [1-9]' "$run/stats.json" ||
 ls "$T/w" | grep -q kdelta-run && fail "--vm-disks file: a workspace (with its disk files) was left in $T/w"
 
 # A guest's disks are the same for all its jobs: one size.
-sed 's/4BRD_64M/2BRD_32M/' "$T/raid.yaml" >"$T/small.yaml"
-expect_error 1 "kdelta run: --vm-disks file: the jobs' disks differ in size (4BRD_64M of job 4BRD_64M-ext4-8-RAID1-disk_rr-2s, 2BRD_32M of job 2BRD_32M-ext4-8-RAID1-disk_rr-2s), and a guest's disks are the same for all its jobs; run them in batches of one size" \
+sed 's/4BRD_4G/2BRD_32M/' "$T/raid.yaml" >"$T/small.yaml"
+expect_error 1 "kdelta run: --vm-disks file: the jobs' disks differ in size (4BRD_4G of job 4BRD_4G-ext4-8-RAID1-disk_rr-2s, 2BRD_32M of job 2BRD_32M-ext4-8-RAID1-disk_rr-2s), and a guest's disks are the same for all its jobs; run them in batches of one size" \
 	"$KDELTA" run "$T/raid.yaml" "$T/small.yaml" --kernel "cloud=$CLOUD" \
 	--vm-disks file --vm-clock instructions --runs 1 \
 	--result-root "$T/f" --work-dir "$T/w"
