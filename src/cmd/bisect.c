@@ -93,7 +93,7 @@ static void bisect_usage(FILE *out)
 		"    --runs N            rounds of a look before its first verdict\n"
 		"                        (default %d, at least 2)\n"
 		"    --max-runs N        rounds of a look at most; a commit undecided then\n"
-		"                        is skipped (default %d)\n"
+		"                        is skipped (default %d, at least --runs and %d)\n"
 		"    --min-change PCT    smallest change that counts, between G and B and\n"
 		"                        for an earlier change (default %g)\n"
 		"    --result-root DIR   the store (default: $KDELTA_RESULT_ROOT, else\n"
@@ -107,7 +107,7 @@ static void bisect_usage(FILE *out)
 		"\n"
 		"Kernels in virtual machines (--kernel-config, or a --build that names\n"
 		"{out}):\n",
-		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS,
+		JOB_DEFAULT_RUNS, BISECT_DEFAULT_MAX_RUNS, BISECT_MIN_REPRODUCE_RUNS,
 		COMPARE_DEFAULT_MIN_CHANGE, WORK_DIR_ROOT_DEFAULT);
 	vm_args_usage(out);
 	fprintf(out,
