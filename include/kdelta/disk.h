@@ -65,6 +65,8 @@ struct fs_disks {
 	 */
 	const char *const *devices;
 	unsigned n_devices;
+	const char *devices_are;	/* for the description: "virtio disks
+					 * over files on the host" */
 };
 
 /*

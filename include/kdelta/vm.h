@@ -497,14 +497,17 @@ struct vm_disk_files {
 };
 
 /*
- * Makes the sparse files in dir, as many as the jobs' largest N, each of
- * their size; n is 0 when no job has a disk.  Refused when the jobs'
- * disks differ in size (the guest's disks are the same for all its jobs)
- * or when dir's file system has less room than all of them written full
- * (QEMU would stop the guest at the first write that finds none).  On
- * failure, the files made so far are in d, for the caller's cleanup.
+ * Makes the sparse files in dir (the batch's workspace in work_dir), as
+ * many as the jobs' largest N, each of their size; n is 0 when no job has
+ * a disk.  A job with fewer disks uses the first.  Refused (KD_EXIT_USAGE)
+ * when the jobs' disks differ in size (the guest's disks are the same for
+ * all its jobs) or when dir's file system has less room than all of them
+ * written full (QEMU would stop the guest at the first write that finds
+ * none).  On failure, the files made so far are in d, for the caller's
+ * cleanup.
  */
-int vm_disks_create(const char *dir, struct job *const *jobs, size_t n_jobs,
+int vm_disks_create(const char *dir, const char *work_dir,
+		    struct job *const *jobs, size_t n_jobs,
 		    struct vm_disk_files *d, struct kd_err *err);
 /* Frees d; the files are the workspace's to remove. */
 void vm_disks_release(struct vm_disk_files *d);

@@ -494,7 +494,7 @@ static int report_failure(const struct runner_summary *s,
 {
 	if (!s->store_failed) {
 		cmd_error("run", "%s", err->msg);
-		return KD_EXIT_FAIL;
+		return kd_err_status(err, KD_EXIT_FAIL);
 	}
 	cmd_error("run", "cannot write the results: %s; stopped after %zu run(s) ok, %zu failed%s%s",
 		err->msg, s->ok, s->failed, s->kept ? "; " : "",

@@ -148,7 +148,7 @@ bool job_key_unknown_section(const struct job_loader *ld,
 			     const struct jnode *root, size_t i);
 /* Its message: after "file:line:col: ", with the key. */
 #define JOB_UNKNOWN_SECTION \
-	"section '%s' is not built into kdelta: no workload or monitor of kdelta has that name; an `exec` job can run a benchmark, see kdelta-job(5)"
+	"section '%s' is not built into kdelta: no workload or monitor of kdelta has that name; an 'exec' job can run a benchmark, see kdelta-job(5)"
 /* Checks a document (merged over the base) against the schema. */
 int job_validate(const struct job_loader *ld, const struct jnode *root);
 /*

@@ -273,16 +273,16 @@ int job_lkp_not_built_in(const struct job_loader *ld, const struct jnode *doc)
 	switch (worst.kind) {
 	case LKP_CLUSTER:
 		if (v->kind == JNODE_SCALAR && *v->scalar && !v->expr)
-			return kd_error(ld->err, "%s:%d:%d: a cluster job ('%s: %s') is not built into kdelta: it runs a job on one machine",
+			return kd_error(ld->err, "%s:%d:%d: a cluster job ('%s: %s') is not built into kdelta, which runs each job on one machine",
 					MARK_AT(ld, &worst.mark), worst.key,
 					v->scalar);
-		return kd_error(ld->err, "%s:%d:%d: a cluster job ('%s') is not built into kdelta: it runs a job on one machine",
+		return kd_error(ld->err, "%s:%d:%d: a cluster job ('%s') is not built into kdelta, which runs each job on one machine",
 				MARK_AT(ld, &worst.mark), worst.key);
 	case LKP_BENCHMARK:
-		return kd_error(ld->err, "%s:%d:%d: benchmark '%s' is not built into kdelta; an `exec` job can run it, see kdelta-job(5)",
+		return kd_error(ld->err, "%s:%d:%d: benchmark '%s' is not built into kdelta; an 'exec' job can run it, see kdelta-job(5)",
 				MARK_AT(ld, &worst.mark), worst.key);
 	case LKP_DAEMON:
-		return kd_error(ld->err, "%s:%d:%d: daemon '%s' is not built into kdelta; an `exec` job's command can start it beside its benchmark, see kdelta-job(5)",
+		return kd_error(ld->err, "%s:%d:%d: daemon '%s' is not built into kdelta; an 'exec' job's command can start it beside its benchmark, see kdelta-job(5)",
 				MARK_AT(ld, &worst.mark), worst.key);
 	case LKP_SETUP:
 		return kd_error(ld->err, "%s:%d:%d: setup '%s' is not built into kdelta; kdelta run --setup runs a command before each run, see kdelta(1)",

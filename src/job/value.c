@@ -140,25 +140,39 @@ int parse_percent(const char *s, double *out, struct kd_err *err)
 	return 0;
 }
 
+/* A misspelt choice this long or longer gets a "did you mean". */
+#define CHOICE_HINT_MIN_LENGTH 5
+
 static int check_choice(const struct param_spec *spec, const char *value,
 			struct kd_err *err)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, hint = STRBUF_INIT;
+	struct nearest near = NEAREST_INIT(value);
 
 	for (size_t i = 0; spec->choices && spec->choices[i]; i++)
 		if (!strcmp(spec->choices[i], value))
 			return 0;
-	for (size_t i = 0; spec->choices && spec->choices[i]; i++)
+	for (size_t i = 0; spec->choices && spec->choices[i]; i++) {
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", spec->choices[i]);
+		nearest_offer(&near, spec->choices[i]);
+	}
+	/*
+	 * Not for short names, which are often other things' ("zfs" and
+	 * "f2fs" are no misspelt "xfs"): a test's name ("creat_clo").
+	 */
+	if (near.best && strlen(value) >= CHOICE_HINT_MIN_LENGTH)
+		strbuf_addf(&hint, "; did you mean '%s'?", near.best);
 	if (spec->choice_not_built_in)
-		kd_error(err, "'%s' is not built into kdelta, which has %s",
-			 value, sb.buf);
+		kd_error(err, "'%s' is not built into kdelta, which has %s%s",
+			 value, sb.buf, hint.buf);
 	else if (spec->choices_are)
-		kd_error(err, "'%s' is not one of the %s: %s", value,
-			 spec->choices_are, sb.buf);
+		kd_error(err, "'%s' is not one of the %s: %s%s", value,
+			 spec->choices_are, sb.buf, hint.buf);
 	else
-		kd_error(err, "expected one of %s, got '%s'", sb.buf, value);
+		kd_error(err, "expected one of %s, got '%s'%s", sb.buf, value,
+			 hint.buf);
 	strbuf_release(&sb);
+	strbuf_release(&hint);
 	return -1;
 }
 

@@ -66,6 +66,7 @@ struct fs_mount {
 	int md_recorded;		/* a killed kdelta's array N, or -1 */
 	bool brd_module;		/* the brd module is loaded: /dev/ram0 */
 	const char *const *devices;	/* fs_disks.devices, or NULL */
+	const char *devices_are;	/* fs_disks.devices_are */
 };
 
 /* The device of the brd module's first RAM disk. */
@@ -309,6 +310,7 @@ static int take_devices(struct fs_mount *m, const struct fs_config *c,
 			return -1;
 	}
 	m->devices = d->devices;
+	m->devices_are = d->devices_are ? d->devices_are : "disks given";
 	return 0;
 }
 
@@ -401,17 +403,17 @@ static char *describe(const struct fs_mount *m, const struct fs_config *c)
 {
 	struct strbuf sb = STRBUF_INIT, mount_point = STRBUF_INIT,
 		      fstype = STRBUF_INIT;
-	const char *kind = m->brd_module ? ", the brd module" :
-			   m->devices ? ", disks given" : "";
+	const char *kind = m->brd_module ? "the brd module" : m->devices_are;
 	char ram0[32];
 
 	if (c->block && c->md)
-		strbuf_addf(&sb, "%s on %s (md %s over %s%s: mdadm --detail says %s)",
-			    c->fs, m->md.path, c->md, c->disk, kind,
-			    m->md.report);
+		strbuf_addf(&sb, "%s on %s (md %s over %s%s%s: mdadm --detail says %s)",
+			    c->fs, m->md.path, c->md, c->disk, kind ? ", " : "",
+			    kind ? kind : "", m->md.report);
 	else if (c->block)
-		strbuf_addf(&sb, "%s on %s (%s%s)", c->fs,
-			    disk_path(m, 0, ram0, sizeof(ram0)), c->disk, kind);
+		strbuf_addf(&sb, "%s on %s (%s%s%s)", c->fs,
+			    disk_path(m, 0, ram0, sizeof(ram0)), c->disk,
+			    kind ? ", " : "", kind ? kind : "");
 	else if (c->fs && c->disk)
 		strbuf_addf(&sb, "tmpfs (%s)", c->disk);
 	else if (c->fs)

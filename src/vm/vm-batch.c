@@ -105,7 +105,8 @@ static int build_guests(struct batch *b, struct kd_err *err)
 	};
 
 	if (b->vo->disks == VM_DISKS_FILE &&
-	    vm_disks_create(b->ws.path, b->jobs, b->n_jobs, &b->disks, err) < 0)
+	    vm_disks_create(b->ws.path, b->o->work_dir->path, b->jobs,
+			    b->n_jobs, &b->disks, err) < 0)
 		return -1;
 	spec.disk_files = b->disks.n;
 	b->guests = xcalloc(b->vo->n_kernels, sizeof(*b->guests));
@@ -502,8 +503,15 @@ static json_t *vm_record_of(struct batch *b, const struct boot_ctx *x,
 		       "runs_per_boot", (json_int_t)b->vo->runs_per_boot);
 	if (b->vm.append)
 		json_object_set_new(vm, "append", json_string(b->vm.append));
-	if (b->disks.n)
+	if (b->disks.n) {
+		struct strbuf size = STRBUF_INIT;
+
+		format_size_human(&size, b->disks.size);
 		json_object_set_new(vm, "disks", json_string(vm_disks_names[VM_DISKS_FILE]));
+		json_object_set_new(vm, "disk_count", json_integer(b->disks.n));
+		json_object_set_new(vm, "disk_size", json_string(size.buf));
+		strbuf_release(&size);
+	}
 	json_object_set_new(vm, "boot", json_sprintf("%u/%u", x->step->boot + 1,
 						     b->plan.boots_per_commit));
 	json_object_set_new(vm, "boot_id", json_sprintf("%s-%zu", b->batch_id,
@@ -621,11 +629,16 @@ static int boot_in_workspace(struct boot_ctx *x, struct kd_err *err)
 		ret = fail_missing(x, res.reason.buf, err);
 	else
 		ret = fail_missing(x, "the guest said it was done, but did not send this run back", err);
-	if (ret == 0 && !b->summary->signal)
+	if (ret == 0 && !b->summary->signal && res.first_run > 0)
 		progress_notice(&b->progress, "boot %u/%u of %s: %s%.1f s, %.1f s from QEMU's start to its first run (%.2f s by the guest's clock)",
 				x->step->boot + 1, b->plan.boots_per_commit,
 				k->label, res.end == VM_BOOT_DONE ? "" : "failed after ",
 				res.elapsed, res.first_run, res.guest_first_run);
+	else if (ret == 0 && !b->summary->signal)
+		progress_notice(&b->progress, "boot %u/%u of %s: %s%.1f s, no run started",
+				x->step->boot + 1, b->plan.boots_per_commit,
+				k->label, res.end == VM_BOOT_DONE ? "" : "failed after ",
+				res.elapsed);
 	vm_boot_result_release(&res);
 	return ret;
 }

@@ -35,9 +35,11 @@ static int disks_of(struct job *const *jobs, size_t n_jobs, unsigned *n,
 
 		if (!disk || !*disk || disk_brd_parse(disk, &count, &each, NULL))
 			continue;
-		if (first && each != *size)
-			return kd_error(err, "--vm-disks file: the jobs' disks differ in size (%s of job %s, %s of job %s), and a guest's disks are the same for all its jobs; run them in batches of one size",
-					first, jobs[first_job]->name, disk, jobs[j]->name);
+		if (first && each != *size) {
+			kd_error(err, "--vm-disks file: the jobs' disks differ in size (%s of job %s, %s of job %s), and a guest's disks are the same for all its jobs; run them in batches of one size",
+				 first, jobs[first_job]->name, disk, jobs[j]->name);
+			return kd_err_kind(err, KD_EXIT_USAGE);
+		}
 		if (!first) {
 			first = disk;
 			first_job = j;
@@ -49,9 +51,12 @@ static int disks_of(struct job *const *jobs, size_t n_jobs, unsigned *n,
 	return 0;
 }
 
-/* Refused when dir's file system cannot hold all of them, written full. */
-static int check_room(const char *dir, unsigned n, uint64_t size,
-		      struct kd_err *err)
+/*
+ * Refused when dir's file system cannot hold all of them, written full;
+ * work_dir names it.
+ */
+static int check_room(const char *dir, const char *work_dir, unsigned n,
+		      uint64_t size, struct kd_err *err)
 {
 	struct statvfs st;
 	uint64_t room;
@@ -64,16 +69,17 @@ static int check_room(const char *dir, unsigned n, uint64_t size,
 
 		format_size_human(&need, size * n);
 		format_size_human(&have, room);
-		kd_error(err, "--vm-disks file: the guests' %u disk%s take up to %s, and %s has %s free; use a --work-dir with more room",
-			 n, n == 1 ? "" : "s", need.buf, dir, have.buf);
+		kd_error(err, "--vm-disks file: the guests' %u disk%s take up to %s, and the work directory %s has %s free; use a --work-dir with more room",
+			 n, n == 1 ? "" : "s", need.buf, work_dir, have.buf);
 		strbuf_release(&need);
 		strbuf_release(&have);
-		return -1;
+		return kd_err_kind(err, KD_EXIT_USAGE);
 	}
 	return 0;
 }
 
-int vm_disks_create(const char *dir, struct job *const *jobs, size_t n_jobs,
+int vm_disks_create(const char *dir, const char *work_dir,
+		    struct job *const *jobs, size_t n_jobs,
 		    struct vm_disk_files *d, struct kd_err *err)
 {
 	memset(d, 0, sizeof(*d));
@@ -81,7 +87,7 @@ int vm_disks_create(const char *dir, struct job *const *jobs, size_t n_jobs,
 		return -1;
 	if (!d->n)
 		return 0;
-	if (check_room(dir, d->n, d->size, err) < 0)
+	if (check_room(dir, work_dir, d->n, d->size, err) < 0)
 		return -1;
 	d->files = xcalloc(d->n, sizeof(*d->files));
 	for (unsigned i = 0; i < d->n; i++) {

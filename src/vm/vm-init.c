@@ -443,6 +443,7 @@ static int work(struct guest *g, json_t *order)
 				.brd_module = brd,
 				.devices = (const char *const *)g->disks,
 				.n_devices = g->n_disks,
+				.devices_are = "virtio disks over files on the host",
 			},
 		};
 

@@ -102,10 +102,10 @@ expect_error 2 "kdelta split: tree/jobs/sub/nowhere.yaml:1:1: '<<: missing.yaml'
 # The worst of what a file asks for: a cluster, then a benchmark, a
 # daemon, a setup script, a monitor, a section of nothing lkp-tests has.
 printf 'runtime: 300s\nwatch:\nprep: {x: 1}\nsrv:\nbench: {test: a}\n' >tree/jobs/kinds.yaml
-expect_error 2 "kdelta split: tree/jobs/kinds.yaml:5:1: benchmark 'bench' is not built into kdelta; an \`exec\` job can run it, see kdelta-job(5)" \
+expect_error 2 "kdelta split: tree/jobs/kinds.yaml:5:1: benchmark 'bench' is not built into kdelta; an 'exec' job can run it, see kdelta-job(5)" \
 	split tree/jobs/kinds.yaml
 printf 'watch:\nprep: {x: 1}\nsrv:\naim9: {test: creat-clo}\n' >tree/jobs/daemon.yaml
-expect_error 2 "kdelta split: tree/jobs/daemon.yaml:3:1: daemon 'srv' is not built into kdelta; an \`exec\` job's command can start it beside its benchmark, see kdelta-job(5)" \
+expect_error 2 "kdelta split: tree/jobs/daemon.yaml:3:1: daemon 'srv' is not built into kdelta; an 'exec' job's command can start it beside its benchmark, see kdelta-job(5)" \
 	split tree/jobs/daemon.yaml
 printf 'watch:\nprep: {x: 1}\naim9: {test: creat-clo}\n' >tree/jobs/setup.yaml
 expect_error 2 "kdelta split: tree/jobs/setup.yaml:2:1: setup 'prep' is not built into kdelta; kdelta run --setup runs a command before each run, see kdelta(1)" \
@@ -114,19 +114,19 @@ printf 'cpufreq_governor: performance\nwatch: {interval: 1}\naim9: {test: creat-
 expect_error 2 "kdelta split: tree/jobs/monitor.yaml:2:1: monitor 'watch' is not built into kdelta; see kdelta-job(5) for those it has" \
 	split tree/jobs/monitor.yaml
 printf 'cluster: cs-localhost\nif role server:\n  srv:\nif role client:\n  bench:\n' >tree/jobs/cluster.yaml
-expect_error 2 "kdelta split: tree/jobs/cluster.yaml:1:1: a cluster job ('cluster: cs-localhost') is not built into kdelta: it runs a job on one machine" \
+expect_error 2 "kdelta split: tree/jobs/cluster.yaml:1:1: a cluster job ('cluster: cs-localhost') is not built into kdelta, which runs each job on one machine" \
 	split tree/jobs/cluster.yaml
 printf 'nothing-here:\n  a: 1\nwatch:\n' >tree/jobs/section.yaml
 expect_error 2 "kdelta split: tree/jobs/section.yaml:3:1: monitor 'watch' is not built into kdelta; see kdelta-job(5) for those it has" \
 	split tree/jobs/section.yaml
 printf 'nothing-here:\n  a: 1\n' >tree/jobs/section.yaml
-expect_error 2 "kdelta split: tree/jobs/section.yaml:1:1: section 'nothing-here' is not built into kdelta: no workload or monitor of kdelta has that name; an \`exec\` job can run a benchmark, see kdelta-job(5)" \
+expect_error 2 "kdelta split: tree/jobs/section.yaml:1:1: section 'nothing-here' is not built into kdelta: no workload or monitor of kdelta has that name; an 'exec' job can run a benchmark, see kdelta-job(5)" \
 	split tree/jobs/section.yaml
 # A file outside the tree: LKP_SRC names it, as for lkp-tests.
 cp tree/jobs/kinds.yaml outside.yaml
-expect_error 2 "kdelta split: outside.yaml:5:1: benchmark 'bench' is not built into kdelta; an \`exec\` job can run it, see kdelta-job(5)" \
+expect_error 2 "kdelta split: outside.yaml:5:1: benchmark 'bench' is not built into kdelta; an 'exec' job can run it, see kdelta-job(5)" \
 	env LKP_SRC="$T/tree" "$KDELTA" split --print outside.yaml
-expect_error 2 "kdelta split: outside.yaml:2:1: section 'watch' is not built into kdelta: no workload or monitor of kdelta has that name; an \`exec\` job can run a benchmark, see kdelta-job(5)" \
+expect_error 2 "kdelta split: outside.yaml:2:1: section 'watch' is not built into kdelta: no workload or monitor of kdelta has that name; an 'exec' job can run a benchmark, see kdelta-job(5)" \
 	split outside.yaml
 # lkp-tests' disks, file systems and md levels that kdelta does not make.
 printf 'disk: 1SSD\nfs: xfs\naim9: {test: creat-clo}\n' >ssd.yaml
@@ -135,8 +135,12 @@ expect_error 2 "kdelta split: ssd.yaml:1:7: disk: '1SSD' is not built into kdelt
 printf 'disk: 1BRD_1G\nfs: f2fs\naim9: {test: creat-clo}\n' >f2fs.yaml
 expect_error 2 "kdelta split: f2fs.yaml:2:5: fs: 'f2fs' is not built into kdelta, which has xfs, ext4, btrfs, tmpfs" \
 	split f2fs.yaml
+# A misspelt test's name gets the nearest; a short other name (f2fs) not.
+printf 'aim9: {test: creat_clo}\n' >creat_clo.yaml
+"$KDELTA" split --print creat_clo.yaml 2>&1 | grep -q "aim9.test: 'creat_clo' is not one of the .*; did you mean 'creat-clo'?$" ||
+	fail "no 'did you mean' for creat_clo: $("$KDELTA" split --print creat_clo.yaml 2>&1)"
 printf 'disk: 4BRD_1G\nmd: BRAID0\nfs: xfs\naim9: {test: creat-clo}\n' >braid.yaml
-expect_error 2 "kdelta split: braid.yaml:2:5: md: 'BRAID0' is not built into kdelta, which has RAID0, RAID1, RAID5, RAID6, RAID10" \
+expect_error 2 "kdelta split: braid.yaml:2:5: md: 'BRAID0' is not built into kdelta, which has RAID0, RAID1, RAID5, RAID6, RAID10; did you mean 'RAID0'?" \
 	split braid.yaml
 
 # Several RAM disks make one device with md, which the runner does not build.

@@ -309,9 +309,9 @@ static void test_errors(void)
 	check_error("disk: 1HDD\n",
 		    "t.yaml:1:7: disk: '1HDD' is not built into kdelta, which makes RAM disks: <N>BRD_<size>, like 1BRD_48G");
 	check_error("fio: {rw: read}\n",
-		    "t.yaml:1:1: section 'fio' is not built into kdelta: no workload or monitor of kdelta has that name; an `exec` job can run a benchmark, see kdelta-job(5)");
+		    "t.yaml:1:1: section 'fio' is not built into kdelta: no workload or monitor of kdelta has that name; an 'exec' job can run a benchmark, see kdelta-job(5)");
 	check_error("runtime: 300s\npts:\n  - test: a\n  - test: b\n",
-		    "t.yaml:2:1: section 'pts' is not built into kdelta: no workload or monitor of kdelta has that name; an `exec` job can run a benchmark, see kdelta-job(5)");
+		    "t.yaml:2:1: section 'pts' is not built into kdelta: no workload or monitor of kdelta has that name; an 'exec' job can run a benchmark, see kdelta-job(5)");
 	/* A scalar is a parameter; a name close to one is misspelt. */
 	check_error("pts: 3\n", "t.yaml:1:1: unknown parameter 'pts'; see kdelta-job(5)");
 	check_error("aim8: {test: a}\n", "t.yaml:1:1: unknown parameter 'aim8'; did you mean 'aim7'?");

@@ -93,9 +93,10 @@ grep -q "^kdelta: the jobs' RAM disks are 4 virtio disks of 4G over sparse files
 run=$T/f/aim7/4BRD_4G-ext4-8-RAID1-disk_rr-2s/$host/cloud/0
 [ "$(cat "$run/complete" 2>/dev/null)" = ok ] ||
 	fail "--vm-disks file: $(cat "$run/complete" 2>/dev/null) ($(tail -n 5 "$T/err"))"
-grep -qxF "  fs: 'ext4 on /dev/md0 (md RAID1 over 4BRD_4G, disks given: mdadm --detail says raid1, 4 devices, 4.00 GiB, clean)'" "$run/job.yaml" ||
+grep -qxF "  fs: 'ext4 on /dev/md0 (md RAID1 over 4BRD_4G, virtio disks over files on the host: mdadm --detail says raid1, 4 devices, 4.00 GiB, clean)'" "$run/job.yaml" ||
 	fail "--vm-disks file: the run does not record the array over the disks given: $(grep '^  fs:' "$run/job.yaml")"
-grep -qx "    disks: file" "$run/job.yaml" ||
+grep -A2 -x "    disks: file" "$run/job.yaml" | paste -sd' ' |
+	grep -qx "    disks: file     disk_count: 4     disk_size: 4G" ||
 	fail "--vm-disks file: kdelta.vm.disks not recorded: $(grep -A20 '^  vm:' "$run/job.yaml")"
 grep -q '"aim7.jobs-per-min": [1-9]' "$run/stats.json" ||
 	fail "--vm-disks file: no aim7.jobs-per-min came back: $(head -c 300 "$run/stats.json")"
@@ -103,7 +104,7 @@ ls "$T/w" | grep -q kdelta-run && fail "--vm-disks file: a workspace (with its d
 
 # A guest's disks are the same for all its jobs: one size.
 sed 's/4BRD_4G/2BRD_32M/' "$T/raid.yaml" >"$T/small.yaml"
-expect_error 1 "kdelta run: --vm-disks file: the jobs' disks differ in size (4BRD_4G of job 4BRD_4G-ext4-8-RAID1-disk_rr-2s, 2BRD_32M of job 2BRD_32M-ext4-8-RAID1-disk_rr-2s), and a guest's disks are the same for all its jobs; run them in batches of one size" \
+expect_error 2 "kdelta run: --vm-disks file: the jobs' disks differ in size (4BRD_4G of job 4BRD_4G-ext4-8-RAID1-disk_rr-2s, 2BRD_32M of job 2BRD_32M-ext4-8-RAID1-disk_rr-2s), and a guest's disks are the same for all its jobs; run them in batches of one size" \
 	"$KDELTA" run "$T/raid.yaml" "$T/small.yaml" --kernel "cloud=$CLOUD" \
 	--vm-disks file --vm-clock instructions --runs 1 \
 	--result-root "$T/f" --work-dir "$T/w"
