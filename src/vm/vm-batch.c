@@ -84,7 +84,9 @@ static uint64_t guest_memory(const struct batch *b)
 
 	if (b->vo->memory)
 		return b->vo->memory;
-	for (size_t j = 0; b->vo->disks == VM_DISKS_RAM && j < b->n_jobs; j++) {
+	if (b->vo->disks == VM_DISKS_FILE)
+		return VM_BASE_MEMORY;
+	for (size_t j = 0; j < b->n_jobs; j++) {
 		const char *disk = jnode_str(b->jobs[j]->root, "disk");
 		unsigned count;
 		uint64_t size;
